@@ -1,0 +1,83 @@
+# clvm — plain Makefile. `make help` lists the targets.
+#   make                  build everything under build/
+#   make test             run the whole test suite (summary line last)
+#   make sanitize         the whole suite under ASan+UBSan (build/san/)
+#   make check-exhaustive all 2^32 floats against the reference (long)
+#   make DISPATCH=switch  the switch-dispatch build (build/switch/)
+
+CC       ?= cc
+OPT      ?= -O2
+DISPATCH ?= goto
+SHARED   ?= $(if $(CLVM_SHARED),$(CLVM_SHARED),../shared)
+
+ifeq ($(DISPATCH),switch)
+BUILD ?= build/switch
+else
+BUILD ?= build
+endif
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -Istdlib -Ivm -Iasm -Itools -Itests/lib
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 $(WARN) $(if $(filter switch,$(DISPATCH)),-DCLVM_SWITCH_DISPATCH)
+LDLIBS  += -lm -lpthread
+
+LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c) \
+            $(filter-out tools/main.c tools/demo.c,$(wildcard tools/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TLIB_SRC := $(wildcard tests/lib/*.c)
+TLIB_OBJ := $(TLIB_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libclvm.a
+
+all: $(LIB) $(BUILD)/demo $(UNIT_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/demo: $(BUILD)/obj/tools/demo.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The exhaustive check is always optimised: it walks 2^32 inputs.
+$(BUILD)/exhaustive: tests/exhaustive.c $(TLIB_SRC) $(LIB)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g $^ $(LDLIBS) -o $@
+
+test: all
+	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(BUILD)
+
+sanitize:
+	$(MAKE) BUILD=build/san OPT="-O1" \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+check-exhaustive: $(BUILD)/exhaustive
+	$(BUILD)/exhaustive
+
+demo: $(BUILD)/demo
+	$(BUILD)/demo
+
+# Debian packages the build and the tests need (run as root or with sudo).
+DEPS := build-essential clang libffi-dev libedit-dev pkg-config
+deps:
+	$(if $(filter 0,$(shell id -u)),,sudo) sh -c 'apt-get update && apt-get install -y $(DEPS)'
+
+clean:
+	rm -rf build
+
+help:
+	@sed -n '2,7p' Makefile
+
+.PHONY: all test sanitize check-exhaustive demo deps clean help
+.SECONDARY:
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

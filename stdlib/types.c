@@ -1,0 +1,82 @@
+#include "types.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    unsigned size;
+    char kind;
+} scalars[TY_NSCALAR] = {
+#define X(E, n, b, k, c) [TY_##E] = {#n, b, k},
+    TY_SCALARS(X)
+#undef X
+};
+
+const char *ty_scalar_name(enum ty_scalar s) { return scalars[s].name; }
+unsigned ty_scalar_size(enum ty_scalar s) { return scalars[s].size; }
+char ty_scalar_kind(enum ty_scalar s) { return scalars[s].kind; }
+bool ty_is_float(enum ty_scalar s) { return scalars[s].kind == 'f'; }
+bool ty_is_signed(enum ty_scalar s) { return scalars[s].kind == 'i'; }
+
+int ty_width_index(unsigned n)
+{
+    static const unsigned widths[] = {
+#define X(w) w,
+        TY_WIDTHS(X)
+#undef X
+    };
+    for (int i = 0; i < TY_NWIDTH; i++)
+        if (widths[i] == n)
+            return i;
+    return -1;
+}
+
+bool ty_valid_width(unsigned n) { return ty_width_index(n) >= 0; }
+unsigned ty_lanes(ty_t t) { return t.n == 3 ? 4 : t.n; }
+size_t ty_sizeof(ty_t t) { return (size_t)ty_lanes(t) * scalars[t.s].size; }
+size_t ty_alignof(ty_t t) { return ty_sizeof(t); }
+bool ty_eq(ty_t a, ty_t b) { return a.s == b.s && a.n == b.n; }
+
+char *ty_name(ty_t t, char buf[TY_NAME_MAX])
+{
+    if (t.n == 1)
+        snprintf(buf, TY_NAME_MAX, "%s", scalars[t.s].name);
+    else
+        snprintf(buf, TY_NAME_MAX, "%s%u", scalars[t.s].name, (unsigned)t.n);
+    return buf;
+}
+
+size_t ty_parse_prefix(const char *s, size_t len, ty_t *out)
+{
+    size_t best = 0;
+    for (int i = 0; i < TY_NSCALAR; i++) {
+        size_t nl = strlen(scalars[i].name);
+        if (nl > len || memcmp(s, scalars[i].name, nl) != 0 || nl <= best)
+            continue;
+        /* "uchar" must win over "char" only when it matches; a longer
+         * match always wins ("ushort" vs "u..."), hence nl > best. */
+        unsigned w = 1;
+        size_t k = nl;
+        if (k < len && s[k] >= '1' && s[k] <= '9') {
+            w = (unsigned)(s[k++] - '0');
+            if (k < len && s[k] >= '0' && s[k] <= '9')
+                w = w * 10 + (unsigned)(s[k++] - '0');
+            if (!ty_valid_width(w) || w == 1)
+                continue;
+        }
+        best = k;
+        out->s = (uint8_t)i;
+        out->n = (uint8_t)w;
+    }
+    return best;
+}
+
+bool ty_parse(const char *s, size_t len, ty_t *out)
+{
+    ty_t t;
+    if (ty_parse_prefix(s, len, &t) != len || len == 0)
+        return false;
+    *out = t;
+    return true;
+}

@@ -1,0 +1,68 @@
+#include "test.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+int t_failed_checks, t_skipped;
+static int passed, failed, skipped;
+static const char *current;
+
+void t_fail(const char *file, int line, const char *fmt, ...)
+{
+    if (t_failed_checks++ < T_MAX_REPORT) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "%s:%d: %s: ", file, line, current);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+}
+
+void t_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("skip %s: ", current);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    t_skipped = 1;
+}
+
+void t_run(const char *name, void (*fn)(void))
+{
+    current = name;
+    t_failed_checks = 0;
+    t_skipped = 0;
+    fn();
+    if (t_failed_checks) {
+        failed++;
+        fprintf(stderr, "FAIL %s (%d failed checks)\n", name, t_failed_checks);
+    } else if (t_skipped) {
+        skipped++;
+    } else {
+        passed++;
+    }
+    fflush(stdout);
+}
+
+int t_summary(const char *suite)
+{
+    printf("%s: %d passed, %d failed, %d skipped\n", suite, passed, failed,
+           skipped);
+    return failed != 0;
+}
+
+const char *t_shared_dir(void)
+{
+    static char buf[4096];
+    const char *env = getenv("CLVM_SHARED");
+    const char *dir = env && *env ? env : "../shared";
+    struct stat st;
+    snprintf(buf, sizeof buf, "%s/conformance", dir);
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return NULL;
+    snprintf(buf, sizeof buf, "%s", dir);
+    return buf;
+}

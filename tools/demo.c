@@ -1,0 +1,2 @@
+/* Placeholder until linked */
+int main(void) { return 0; }
