@@ -24,7 +24,11 @@ typedef struct {
 
 enum ls_err { LS_OK, LS_BOUNDS, LS_ALIGN };
 
-/* What went wrong, for the runtime's message. */
+/* What went wrong, for the runtime's message. Every function below takes
+ * an ls_fault *f that may be NULL and is written only on error. Alignment
+ * is checked before bounds: the stride is always a multiple of the
+ * alignment, so it depends on p alone (an access both misaligned and out of
+ * bounds reports LS_ALIGN). On error nothing is read or written. */
 typedef struct {
     enum ls_err err;
     uint64_t addr;  /* byte offset of the first byte touched (saturates at
@@ -36,7 +40,9 @@ typedef struct {
 /* vloadN(offset, p): n lanes of elem from p + offset*n elements, into dst
  * (register layout, host order; for n == 3 the 4th lane is left as is).
  * elem may be any scalar including half (vloadN of half gives halfN bits).
- * p is a byte offset into b. */
+ * p is a byte offset into b. n is 2, 3, 4, 8 or 16, or 1 for a plain
+ * element access (the VM's own). The alignment needed is the element's
+ * size. vstoreN reads n lanes of src (3 for n == 3: never the padding). */
 enum ls_err ls_vload(enum ty_scalar elem, unsigned n, const ls_buf *b,
                      uint64_t p, uint64_t offset, void *dst, ls_fault *f);
 enum ls_err ls_vstore(enum ty_scalar elem, unsigned n, const void *src,
@@ -52,11 +58,14 @@ enum ls_err ls_vload_half(unsigned n, bool aligned, const ls_buf *b,
                           ls_fault *f);
 
 /* vstore_halfN[_rtX] / vstorea_halfN[_rtX] of a floatN (src_double false)
- * or doubleN (true) value; double rounds to half once. */
+ * or doubleN (true) value; double rounds to half once. Addresses and
+ * alignment as for the loads; vstorea_half3 writes 3 halves, never the
+ * padding half. */
 enum ls_err ls_vstore_half(unsigned n, bool aligned, bool src_double,
                            const void *src, enum rnd r, const ls_buf *b,
                            uint64_t p, uint64_t offset, ls_fault *f);
 
+/* "ok", "out of bounds", "misaligned" */
 const char *ls_err_name(enum ls_err e);
 
 #endif

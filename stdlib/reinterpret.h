@@ -19,8 +19,13 @@ enum as_check {
 enum as_check as_classify(ty_t dst, ty_t src);
 
 /* Performs it: copies sizeof(dst) bytes in memory order (clvm's documented
- * choice for every legal pair). Returns the notes (NOTE_AS_*), or -1 when
- * the sizes differ (nothing is written). */
+ * choice for every legal pair). d and s are registers (host order, a
+ * 3-vector's padding lane included, so as_float3(float4) keeps w and
+ * as_float4(float3) gives the padding as w); memory order is clvm's
+ * little-endian memory, so as_short2((int)0x12345678) is (0x5678, 0x1234)
+ * on every host. d and s may overlap. Returns the notes (0 for AS_OK,
+ * NOTE_AS_COUNT, NOTE_AS_W or NOTE_AS_3TO4), or -1 when the sizes differ
+ * (nothing is written). */
 int as_reinterpret(ty_t dst, ty_t src, void *d, const void *s);
 
 #endif

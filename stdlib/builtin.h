@@ -1,0 +1,75 @@
+/* Names of the OpenCL C built-ins clvm implements, parsed into a descriptor
+ * and formatted back:
+ *
+ *   convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]      convert_char4_sat_rte
+ *   as_<type>                                       as_uint4
+ *   vload<N>, vstore<N>                             N = 2, 3, 4, 8, 16
+ *   vload_half[N], vloada_half[N]                   no digit: the scalar form
+ *   vstore_half[N][_rtX], vstorea_half[N][_rtX]
+ *
+ * bi_parse checks syntax only: every kind takes the suffixes [_sat][_rtX]
+ * in that order. Whether the result names a real built-in (no _sat on a
+ * floating destination, no rounding on a load) is bi_check's business, so
+ * that a tool can say "as_int_rte: as_ takes no rounding suffix" instead
+ * of "unknown name". */
+#ifndef CLVM_BUILTIN_H
+#define CLVM_BUILTIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "round.h"
+#include "types.h"
+
+/* X(ENUM, spelling prefix, what follows: 'T' a type name, 'N' a width
+ * (required), 'n' a width (optional: none means 1)) */
+#define BI_KINDS(X)                         \
+    X(CONVERT,      "convert_",      'T')   \
+    X(AS,           "as_",           'T')   \
+    X(VLOAD,        "vload",         'N')   \
+    X(VSTORE,       "vstore",        'N')   \
+    X(VLOAD_HALF,   "vload_half",    'n')   \
+    X(VLOADA_HALF,  "vloada_half",   'n')   \
+    X(VSTORE_HALF,  "vstore_half",   'n')   \
+    X(VSTOREA_HALF, "vstorea_half",  'n')
+
+enum bi_kind {
+#define X(E, p, a) BI_##E,
+    BI_KINDS(X)
+#undef X
+    BI_NKIND
+};
+
+typedef struct {
+    enum bi_kind kind;
+    ty_t type;       /* convert_/as_: the result type; otherwise {0, n} */
+    unsigned n;      /* lanes: type.n for convert_/as_, the N of the rest */
+    bool sat;        /* _sat */
+    bool has_round;  /* a rounding suffix was given ... */
+    enum rnd round;  /* ... and this is it (RND_RTE when none) */
+} bi_desc;
+
+/* The longest name is "convert_ushort16_sat_rte" (24); room to spare for
+ * the '?'s of a bad descriptor. */
+#define BI_NAME_MAX 40
+
+/* Parses exactly len bytes of s (no NUL needed). On failure returns false
+ * and, if why is not NULL, sets *why to a short reason. */
+bool bi_parse(const char *s, size_t len, bi_desc *out, const char **why);
+
+/* NULL when d names a real built-in, else why not ("_sat needs an integer
+ * destination", ...). Accepts descriptors built by hand, so it also checks
+ * ranges that bi_parse cannot produce. */
+const char *bi_check(const bi_desc *d);
+
+/* The canonical spelling of d into buf; returns buf. d should pass
+ * bi_check; out-of-range fields are written as '?', never trusted. */
+char *bi_format(const bi_desc *d, char buf[BI_NAME_MAX]);
+
+const char *bi_kind_prefix(enum bi_kind k);   /* "convert_", "vload", ... */
+
+/* Does a load/store kind read or write half elements / store? */
+bool bi_is_half(enum bi_kind k);
+bool bi_is_store(enum bi_kind k);
+
+#endif
