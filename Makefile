@@ -20,9 +20,10 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wno-unused-parameter
 CPPFLAGS += -D_GNU_SOURCE -Istdlib -Ivm -Iasm -Itools -Itests/lib
 CFLAGS  ?= $(OPT) -g
-# No FP contraction anywhere: a*b+c must round twice, as OpenCL's mad
-# result we document and as the conformance vectors expect.
-CFLAGS  += -std=c11 $(WARN) -ffp-contract=off \
+# CFLAGS is the user's (a sanitizer build sets it); what the project needs
+# is added here so no command line can drop it. No FP contraction anywhere:
+# a*b+c must round twice, as our documented mad and the vectors expect.
+ALL_CFLAGS = $(CFLAGS) -std=c11 $(WARN) -ffp-contract=off \
            $(if $(filter switch,$(DISPATCH)),-DCLVM_SWITCH_DISPATCH)
 # The interpreter's handler loops must vectorise (ARCHITECTURE.md).
 VEC     ?= -O3
@@ -41,7 +42,7 @@ all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(EXTRA) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/vm/interp.o: EXTRA = $(VEC)
 
@@ -50,14 +51,14 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/clvm: $(BUILD)/obj/tools/main.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/demo: $(BUILD)/obj/tools/demo.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The exhaustive check is always optimised: it walks 2^32 inputs.
 $(BUILD)/exhaustive: tests/exhaustive.c $(TLIB_SRC) $(LIB)
@@ -86,9 +87,15 @@ deps:
 clean:
 	rm -rf build
 
+# Regenerates the opcode table of docs/ir.md from vm/opcodes.def.
+docs: $(BUILD)/clvm
+	$(BUILD)/clvm dis --opcodes-md > $(BUILD)/opcodes.md
+	awk -v t=$(BUILD)/opcodes.md '/<!-- \/opcodes -->/{while((getline l < t)>0) print l; skip=0} !skip{print} /<!-- opcodes -->/{skip=1}' docs/ir.md > $(BUILD)/ir.md
+	mv $(BUILD)/ir.md docs/ir.md
+
 help:
 	@sed -n '2,7p' Makefile
 
-.PHONY: all test sanitize check-exhaustive demo deps clean help
+.PHONY: all test sanitize check-exhaustive demo deps docs clean help
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -59,18 +59,21 @@ static inline double dfrom(uint64_t u)
 
 /* x rounded to an integer in mode r, in x's own type. Below 2^23 (2^52)
  * adding and subtracting that power of two makes the FPU round away the
- * fraction, to nearest even; at or above it, x (inf, NaN too) is already
- * whole. The directed modes step from nearest by one where it went the
- * wrong way: exact, since the result stays below 2^24 (2^53). */
+ * fraction, to nearest even; at or above it x (inf, NaN too) is already
+ * whole and m is 0. The directed modes step from nearest by one where it
+ * went the wrong way: exact, since the result stays below 2^24 (2^53).
+ * Every operation runs unconditionally and only constants are selected:
+ * under the default -ftrapping-math gcc will not vectorise a loop that
+ * performs floating-point operations on only some paths. */
 #define ROUND_INT(T, SUF, M)                                               \
     static inline T round_##T(T x, enum rnd r)                             \
     {                                                                      \
-        T m = copysign##SUF(M, x);                                         \
-        T t = fabs##SUF(x) < M ? (x + m) - m : x;                          \
-        return r == RND_RTP   ? (t < x ? t + 1 : t)                        \
-               : r == RND_RTN ? (t > x ? t - 1 : t)                        \
-               : r == RND_RTZ ? (fabs##SUF(t) > fabs##SUF(x)               \
-                                     ? t - copysign##SUF(1, x) : t)        \
+        T m = fabs##SUF(x) < M ? copysign##SUF(M, x) : 0;                  \
+        T t = (x + m) - m;                                                 \
+        return r == RND_RTP   ? t + (t < x ? 1 : 0)                        \
+               : r == RND_RTN ? t - (t > x ? 1 : 0)                        \
+               : r == RND_RTZ ? t - (fabs##SUF(t) > fabs##SUF(x)           \
+                                         ? copysign##SUF(1, x) : 0)        \
                               : t;                                         \
     }
 ROUND_INT(float, f, 0x1p23f)
@@ -84,7 +87,7 @@ static inline double f2d(float f)
     uint32_t b = fbits(f);
     uint64_t q = (uint64_t)(b >> 31) << 63 | 0x7ff8000000000000u |
                  (uint64_t)(b & 0x7fffffu) << 29;
-    return f != f ? dfrom(q) : (double)f;
+    return dfrom(f != f ? q : dbits((double)f));
 }
 
 /* double -> float in mode r. (float)v rounds to nearest (even); for the
@@ -103,9 +106,9 @@ static inline float d2f(double v, enum rnd r)
                 : r == RND_RTN ? b > v
                                : 0;
     u += wrong ? (fabs(b) < fabs(v) ? 1u : ~0u) : 0u;
-    return v != v ? ffrom((uint32_t)(q >> 32 & 0x80000000u) | 0x7fc00000u |
-                          (uint32_t)(q >> 29 & 0x7fffffu))
-                  : ffrom(u);
+    return ffrom(v != v ? (uint32_t)(q >> 32 & 0x80000000u) | 0x7fc00000u |
+                              (uint32_t)(q >> 29 & 0x7fffffu)
+                        : u);
 }
 
 /* Index of the highest set bit + 1 (m != 0). */
@@ -144,7 +147,9 @@ static inline double int64_to_fp(uint64_t u, bool is_signed, unsigned p,
                                  enum rnd r)
 {
     bool neg = is_signed && u >> 63;
-    int dir = r == RND_RTE ? 0 : r == RND_RTZ ? -1 : (r == RND_RTP) != neg ? 1 : -1;
+    int dir = r == RND_RTE   ? 0
+              : r == RND_RTZ ? -1
+                             : (r == RND_RTP) != neg ? 1 : -1;
     double a = round_mag(neg ? 0 - u : u, p, dir);
     return neg ? -a : a;
 }
@@ -162,22 +167,26 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
 /* The largest and smallest value of an integer type of kind k, b bytes. */
 #define IMAX(k, b) ((k) == 'u' ? ~UINT64_C(0) >> (64 - 8 * (b)) \
                                : ~UINT64_C(0) >> (65 - 8 * (b)))
-#define IMIN(k, b) ((k) == 'u' ? 0 : -(int64_t)(~UINT64_C(0) >> (65 - 8 * (b))) - 1)
+#define IMIN(k, b) \
+    ((k) == 'u' ? 0 : -(int64_t)(~UINT64_C(0) >> (65 - 8 * (b))) - 1)
 
-/* integer -> integer, on the source's bits modulo 2^64 (its two's
- * complement). Wrapping keeps the low 8*DB bits; for a signed destination
- * those are read as two's complement without an out-of-range cast. */
-#define I2I                                                                \
-    uint64_t u = (uint64_t)in[i], w = u & IMAX('u', DB);                    \
-    bool neg = SK == 'i' && u >> 63;                                       \
-    bool below = neg && (DK == 'u' || ltu(u, (uint64_t)IMIN(DK, DB)));     \
-    bool above = !neg && gtu(u, IMAX(DK, DB));                             \
-    DT wrap = DK == 'u' || !gtu(w, IMAX(DK, DB))                           \
+/* integer -> integer, on the source's bits modulo 2^W in the unsigned
+ * working type UT of W bits (its two's complement; W is 32 when both types
+ * fit, which lets the narrower pairs vectorise). Wrapping keeps the low 8*DB
+ * bits; for a signed destination those are read as two's complement
+ * without an out-of-range cast. Plain & on the flags keeps the loop free
+ * of branches. */
+#define I2I(UT)                                                            \
+    UT u = (UT)in[i], w = u & (UT)IMAX('u', DB);                           \
+    bool neg = (SK == 'i') & gtu(u, (UT)~(UT)0 >> 1);                      \
+    bool below = neg & ((DK == 'u') | ltu(u, (UT)IMIN(DK, DB)));           \
+    bool above = !neg & gtu(u, IMAX(DK, DB));                              \
+    DT wrap = ((DK == 'u') | !gtu(w, IMAX(DK, DB)))                        \
                   ? (DT)w                                                  \
                   : (DT)(-(int64_t)(IMAX('u', DB) - w) - 1);               \
-    out[i] = SATF && below ? (DT)IMIN(DK, DB)                               \
-             : SATF && above ? (DT)IMAX(DK, DB) : wrap;                     \
-    note |= !SATF && DK == 'i' && (below || above) ? NOTE_NARROW : 0u;
+    out[i] = (SATF & below)   ? (DT)IMIN(DK, DB)                           \
+             : (SATF & above) ? (DT)IMAX(DK, DB) : wrap;                   \
+    note |= (!SATF & (DK == 'i') & (below | above)) ? NOTE_NARROW : 0u;
 
 /* floating -> integer, working in WT (float or double) on the operand X.
  * HI = max + 1 and LO = min are powers of two (or 0), exact in WT. y is the
@@ -187,16 +196,16 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
  * replaced by 0 before the cast, so it never sees one; the selects then put
  * the minimum, maximum or 0 in their place. MAXLE is the largest WT <= max,
  * for judging the operand before rounding. */
-#define F2I(WT, EPS, X)                                                    \
+#define F2I(WT, X)                                                         \
     WT v = (X), y = r == RND_RTZ ? v : round_##WT(v, r);                   \
     bool lo = r == RND_RTZ ? y > TZLO : y >= LO, hi = y < HI;              \
-    DT c = (DT)(lo && hi ? y : 0);                                         \
+    DT c = (DT)((lo & hi) ? y : 0);                                        \
     out[i] = lo ? (hi ? c : (DT)IMAX(DK, DB)) : hi ? (DT)IMIN(DK, DB) : 0; \
-    note |= v != v ? (SATF ? NOTE_SAT_NAN : NOTE_FLT_NAN)                   \
-            : !SATF && (v < LO || v > MAXLE) ? NOTE_FLT_RANGE : 0u;
+    note |= (v != v ? (SATF ? NOTE_SAT_NAN : NOTE_FLT_NAN) : 0u) |         \
+            (!SATF && ((v < LO) | (v > MAXLE)) ? NOTE_FLT_RANGE : 0u);
 
 #define F2I_LIMITS(WT, EPS)                                                \
-    const WT HI = (WT)(UINT64_C(1) << (DK == 'u' ? 8 * DB - 1 : 8 * DB - 2)) * 2, \
+    const WT HI = (WT)(UINT64_C(1) << (8 * DB - (DK == 'u' ? 1 : 2))) * 2, \
              LO = DK == 'u' ? 0 : -HI,                                     \
              TZLO = DK == 'u' ? -1 : LO - (HI * EPS > 1 ? HI * EPS : 1),   \
              MAXLE = HI - (HI * (EPS / 2) > 1 ? HI * (EPS / 2) : 1);
@@ -229,21 +238,27 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
         out[i] = (DT)(SB == 2 ? half_to_double((uint16_t)in[i])            \
                               : f2d((float)in[i]));
 
-/* Runs the statements on every element. The blocks of 16 have a known trip
- * count, which gcc -O2's cheap vectoriser needs; the rest goes one by one. */
+/* Runs the statements on every element, with `in` and `out` pointing at
+ * the current block. The blocks of 16 have a known trip count, which gcc
+ * -O2's cheap vectoriser needs; the rest goes one by one. */
 #define LANES(...)                                                         \
     do {                                                                   \
-        size_t i, k0 = 0;                                                  \
-        for (; n - k0 >= 16; k0 += 16)                                     \
-            for (i = k0; i < k0 + 16; i++) {                               \
+        size_t k0 = 0;                                                     \
+        for (; n - k0 >= 16; k0 += 16) {                                   \
+            DT *restrict out = out_ + k0;                                  \
+            const ST *restrict in = in_ + k0;                              \
+            for (size_t i = 0; i < 16; i++) {                              \
                 __VA_ARGS__                                                \
             }                                                              \
-        for (i = k0; i < n; i++) {                                         \
+        }                                                                  \
+        DT *restrict out = out_ + k0;                                      \
+        const ST *restrict in = in_ + k0;                                  \
+        for (size_t i = 0; i < n - k0; i++) {                              \
             __VA_ARGS__                                                    \
         }                                                                  \
     } while (0)
 
-#define FN_NAME(dn, sn, SATF, R) cv_##dn##_##sn##_##SATF##_##R
+#define FN_NAME(dn, sn, sat, R) cv_##dn##_##sn##_##sat##_##R
 
 #define FN(DE, dn, db, dk, dc, SE, sn, sb, sk, sc, SAT, R)                  \
     static unsigned FN_NAME(dn, sn, SAT, R)(void *restrict d,               \
@@ -252,8 +267,9 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
     {                                                                       \
         typedef dc DT;                                                      \
         enum { DK = dk, DB = db, SK = sk, SB = sb, SATF = SAT };            \
-        DT *restrict out = d;                                               \
-        const sc *restrict in = s;                                          \
+        typedef sc ST;                                                      \
+        DT *restrict out_ = d;                                              \
+        const ST *restrict in_ = s;                                         \
         const enum rnd r = RND_##R;                                         \
         unsigned note = 0;                                                  \
         /* Share one loop where the mode or _sat changes nothing. */        \
@@ -264,18 +280,20 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
             return FN_NAME(dn, sn, 0, R)(d, s, n);                          \
         if (TY_##DE == TY_##SE) {                                           \
             if (n)                                                          \
-                memcpy(out, in, n * sizeof *out);                           \
+                memcpy(out_, in_, n * sizeof *out_);                        \
+        } else if (DK != 'f' && SK != 'f' && SB <= 4 && DB <= 4) {          \
+            LANES(I2I(uint32_t));                                           \
         } else if (DK != 'f' && SK != 'f') {                                \
-            LANES(I2I);                                                     \
+            LANES(I2I(uint64_t));                                           \
         } else if (DK != 'f' && SB == 8) {                                  \
             F2I_LIMITS(double, DBL_EPSILON)                                 \
-            LANES(F2I(double, DBL_EPSILON, (double)in[i]));                 \
+            LANES(F2I(double, (double)in[i]));                              \
         } else if (DK != 'f' && SB == 4) {                                  \
             F2I_LIMITS(float, FLT_EPSILON)                                  \
-            LANES(F2I(float, FLT_EPSILON, (float)in[i]));                   \
+            LANES(F2I(float, (float)in[i]));                                \
         } else if (DK != 'f') {                                             \
             F2I_LIMITS(float, FLT_EPSILON)                                  \
-            LANES(F2I(float, FLT_EPSILON, half_to_float((uint16_t)in[i]))); \
+            LANES(F2I(float, half_to_float((uint16_t)in[i])));              \
         } else if (SK != 'f') {                                             \
             LANES(I2F);                                                     \
         } else {                                                            \
@@ -311,8 +329,9 @@ static inline bool ltu(uint64_t a, uint64_t b) { return a < b; }
 #define ROW_TAB(...) DEFER(EACH)(PAIR_TAB, (__VA_ARGS__) DEFER(SOURCES)())
 
 _Static_assert(RND_NMODE == 4, "MODES lists the four rounding modes");
-#define MODES(m, ...) \
-    m(__VA_ARGS__, RTE) m(__VA_ARGS__, RTZ) m(__VA_ARGS__, RTP) m(__VA_ARGS__, RTN)
+#define MODES(m, ...)                                                      \
+    m(__VA_ARGS__, RTE) m(__VA_ARGS__, RTZ)                                \
+    m(__VA_ARGS__, RTP) m(__VA_ARGS__, RTN)
 
 #define PAIR_FN(...) MODES(FN, __VA_ARGS__, 0) MODES(FN, __VA_ARGS__, 1)
 
@@ -342,7 +361,10 @@ enum rnd cv_default_round(enum ty_scalar dst)
     return ty_is_float(dst) ? RND_RTE : RND_RTZ;
 }
 
-bool cv_legal(enum ty_scalar dst, bool sat) { return !(sat && ty_is_float(dst)); }
+bool cv_legal(enum ty_scalar dst, bool sat)
+{
+    return !(sat && ty_is_float(dst));
+}
 
 int cv_scalar(enum ty_scalar dst, enum ty_scalar src, void *d, const void *s,
               bool sat, enum rnd r)

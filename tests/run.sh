@@ -5,18 +5,27 @@
 # usage: tests/run.sh BUILD_DIR
 build=${1:-build}
 tp=0; tf=0; ts=0
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    out=$("$t" 2>&1); rc=$?
+
+# suite NAME COMMAND...: runs one suite and adds its summary line.
+suite() {
+    name=$1; shift
+    out=$("$@" 2>&1); rc=$?
     printf '%s\n' "$out"
     line=$(printf '%s\n' "$out" | tail -n 1)
     case "$line" in
     *": "*" passed, "*" failed, "*" skipped")
         set -- $(printf '%s\n' "$line" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped/\1 \2 \3/')
         tp=$((tp + $1)); tf=$((tf + $2)); ts=$((ts + $3))
-        [ $rc -ne 0 ] && [ "$2" -eq 0 ] && { echo "$t: exit status $rc"; tf=$((tf + 1)); } ;;
-    *)  echo "$t: no summary (exit status $rc)"; tf=$((tf + 1)) ;;
+        if [ $rc -ne 0 ] && [ "$2" -eq 0 ]; then
+            echo "$name: exit status $rc"; tf=$((tf + 1))
+        fi ;;
+    *)  echo "$name: no summary (exit status $rc)"; tf=$((tf + 1)) ;;
     esac
+}
+
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] && suite "$t" "$t"
 done
+suite golden sh tests/golden/run.sh "$build"
 echo "$tp passed, $tf failed, $ts skipped"
 [ $tf -eq 0 ]

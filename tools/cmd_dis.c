@@ -1,11 +1,103 @@
-/* Placeholder: being written now; replaced before anything lands. */
+/* clvm dis: bytecode printed back as IR that assembles to the same bytes. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "bcfile.h"
 #include "cmds.h"
+#include "dis.h"
+#include "optab.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: clvm dis [-v] IN.bc\n"
+               "       clvm dis --opcodes-md\n\n"
+               "Prints a module as IR (docs/ir.md); `clvm asm` turns the "
+               "output back\ninto identical bytes.\n\n"
+               "  -v, --verbose   add '; pc  OPCODE  synopsis' to each "
+               "instruction\n"
+               "  --opcodes-md    print the opcode table of docs/ir.md "
+               "(from vm/opcodes.def)\n\n"
+               "exit status: 0 printed, 1 invalid module, 2 usage or I/O "
+               "error\n");
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        uint8_t *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (err || !buf) {
+        free(buf);
+        errno = err ? err : ENOMEM;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
 
 int cmd_dis(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "clvm %s: not built yet\n", argv[0]);
-    return 2;
+    const char *in = NULL;
+    unsigned flags = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--opcodes-md")) {
+            op_write_md(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+            flags |= DIS_VERBOSE;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "clvm dis: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            fprintf(stderr, "clvm dis: more than one input file\n");
+            return 2;
+        }
+    }
+    if (!in) {
+        usage(stderr);
+        return 2;
+    }
+    size_t len = 0;
+    uint8_t *buf = slurp(in, &len);
+    if (!buf) {
+        fprintf(stderr, "clvm dis: cannot read '%s': %s\n", in,
+                strerror(errno));
+        return 2;
+    }
+    bc_module m;
+    char err[512];
+    int rc = bc_read(buf, len, &m, err, sizeof err);
+    free(buf);
+    if (rc) {
+        fprintf(stderr, "clvm dis: %s: %s\n", in, err);
+        return 1;
+    }
+    rc = dis_module(&m, stdout, flags) ? 1 : 0;
+    bc_free(&m);
+    if (fflush(stdout)) {
+        fprintf(stderr, "clvm dis: write error: %s\n", strerror(errno));
+        return 2;
+    }
+    return rc;
 }

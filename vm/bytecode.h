@@ -61,6 +61,13 @@ extern const bc_opinfo bc_ops[BC_NOPS];
 #define BC_N(w)      (((w) >> 16) & 0xffu)
 #define BC_FLAGS(w)  ((w) >> 24)
 
+/* n is the component count (1, 2, 3, 4, 8, 16) for ops whose TYPES have
+ * T/M/U/K, and for AS, CVT and VLDH (the destination's count); every other
+ * instruction has n = 1. Flags hold only the bits the op uses (below).
+ * A z operand (SWZ/SWW) is two words, low word first; nibble k (bits
+ * 4k..4k+3) is the component index for component k < n, the other nibbles
+ * are 0. A register with init BC_INIT_NONE has arg 0. */
+
 /* Instruction flags. */
 enum {
     BC_F_ALIGNED = 1 << 0,  /* VLDH/VSTH: the vloada/vstorea form */
@@ -68,6 +75,9 @@ enum {
     BC_F_RND     = 3 << 2,  /* VSTH: enum rnd in bits 2-3 */
     BC_F_RND_SHIFT = 2,
 };
+
+/* BARRIER's immediate. */
+enum { BC_FENCE_LOCAL = 1, BC_FENCE_GLOBAL = 2 };
 
 /* The t word of CVT: destination and source scalar, _sat, the resolved
  * rounding mode, and whether the name spelled it (so dis prints the name

@@ -16,6 +16,11 @@ typedef struct {
     uint64_t size;
 } vm_arg;
 
+/* The NDRange, as OpenCL 1.2 has it: every global size a multiple of its
+ * local size. Dimensions past dims are ignored (size 1, offset 0).
+ * A local size of 0 lets clvm choose: in dimension 0 the largest divisor of
+ * the global size that is at most 256, in the others 1. A work-group holds
+ * at most 4096 work-items (VM_MAX_GROUP). */
 typedef struct {
     unsigned dims;            /* 1..3 */
     uint64_t global[3];
@@ -27,6 +32,7 @@ typedef struct {
 } vm_ndrange;
 
 #define VM_DEFAULT_MAX_STEPS 100000000u
+#define VM_MAX_GROUP 4096u    /* work-items per work-group at most */
 
 #define VM_TRAPS(X)                                                     \
     X(BOUNDS,   "out-of-bounds access")                                 \
@@ -35,7 +41,8 @@ typedef struct {
     X(STEPS,    "step limit exceeded")                                  \
     X(NDRANGE,  "bad NDRange")                                          \
     X(ARGS,     "bad kernel arguments")                                 \
-    X(NOMEM,    "out of memory")
+    X(NOMEM,    "out of memory")                                        \
+    X(CODE,     "invalid bytecode")
 
 enum vm_trapkind {
     VM_OK,
@@ -50,7 +57,9 @@ typedef struct {
     uint32_t kernel, pc, line;
     uint64_t gid[3];
     bool has_addr;
-    uint64_t addr, len;       /* bytes the access touched */
+    uint64_t addr, len;       /* bytes the access touched: first byte's
+                                 offset in the buffer (modulo 2^64, so
+                                 below the start is "negative") and count */
     int param;                /* the buffer's parameter index, or -1 */
     uint64_t bufsize;
     char msg[256];            /* the full one-line message */
@@ -58,9 +67,17 @@ typedef struct {
 
 const char *vm_trap_name(enum vm_trapkind k);
 
-/* Runs kernel k over the NDRange. Returns 0, or the trap kind (trap
- * filled). When several work-items trap, the one reported is the first in
- * NDRange order (lowest group, then lowest local id), whatever `threads`. */
+/* Runs kernel k of a verified module over the NDRange. Returns 0, or the
+ * trap kind (trap filled, if not NULL). A work-group runs on one thread as
+ * warps of `warp` work-items in lockstep. When several work-items trap, the
+ * one reported is in the lowest-numbered trapping work-group (linear
+ * order, dimension 0 fastest), whatever `threads`: within it, the first to
+ * trap in execution order (warps run in order, each until it finishes or
+ * waits at a barrier), and of the lanes of its warp that trap on that
+ * instruction the lowest. After a trap, buffers hold whatever the groups
+ * that ran wrote. Memory accesses of one instruction happen in lane order,
+ * after all of them were checked. On x86-64 the handlers use AVX2 when the
+ * host has it; the environment variable CLVM_ISA=base turns that off. */
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap);
 

@@ -584,13 +584,17 @@ static void add_num(vals *a, bool neg, uint64_t m, int e, int steps)
 
 /* Specials, every integer boundary and half-integer near one, powers of
  * two over the whole exponent range, each with neighbours; then random
- * bit patterns, half of them with an exponent in the integer range and
- * low bits cut to a tie (or one off) at a random place. */
+ * bit patterns, half of them with an exponent in the integer range or in
+ * the narrower formats' range, and low bits cut to a tie (or one off) at a
+ * random place. */
 static void float_sources(enum ty_scalar t, int random)
 {
     vals a = {t, 0, 0, NULL};
     unsigned bits = 8 * ty_scalar_size(t);
     int mb = t == TY_FLOAT ? 23 : 52, emax = t == TY_FLOAT ? 127 : 1023;
+    /* exponents from below the smallest denormal to overflow of the next
+     * narrower format (half for float, float for double) */
+    int elo = t == TY_FLOAT ? -27 : -152, ehi = t == TY_FLOAT ? 17 : 130;
     uint64_t sign = UINT64_C(1) << (bits - 1), inf = (sign - 1) >> mb << mb;
     uint64_t special[] = {0, 1, 2, (UINT64_C(1) << mb) - 1, UINT64_C(1) << mb,
                           inf - 1, inf, inf + 1, inf | UINT64_C(1) << (mb - 1),
@@ -617,8 +621,9 @@ static void float_sources(enum ty_scalar t, int random)
         add_num(&a, false, 1, k, 2), add_num(&a, true, 1, k, 2);
     for (int i = 0; i < random; i++) {
         uint64_t v = rnd64() >> (64 - bits);
-        if (i & 1) {
-            int e = (int)(rnd64() % 72) - 4; /* |x| in [2^-4, 2^68) */
+        if (i & 1) { /* integer range, or where float/half lose bits */
+            int e = i & 2 ? (int)(rnd64() % 72) - 4
+                          : (int)(rnd64() % (unsigned)(ehi - elo)) + elo;
             v = (v & (sign | ((UINT64_C(1) << mb) - 1))) |
                 (uint64_t)(e + emax) << mb;
             int j = (int)(rnd64() % (unsigned)mb) + 1;

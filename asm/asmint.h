@@ -1,0 +1,339 @@
+/* The assembler's internals, shared by its files:
+ *
+ *   lex.c     source line -> tokens
+ *   lit.c     numeric literals and constant arithmetic
+ *   diag.c    messages with source line and caret; nearest-name hints
+ *   parse.c   tokens -> expression trees (nodes)
+ *   check.c   OpenCL typing of a tree, literal typing, constant folding
+ *   lower.c   checked tree -> instructions
+ *   kbuild.c  the module and kernel under construction: strings, constant
+ *             pool, registers, temporaries, code, line table
+ *   stmt.c    statements, declarations, blocks, kernels: the line loop
+ *   asm.c     the public API
+ */
+#ifndef CLVM_ASMINT_H
+#define CLVM_ASMINT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "asm.h"
+#include "builtin.h"
+#include "bytecode.h"
+#include "lex.h"
+#include "lit.h"
+
+/* Built-in functions other than the convert_/as_/vload/vstore families
+ * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
+#define ASM_FUNCS(X)                                        \
+    X(GET_GLOBAL_ID, "get_global_id", 1, BCB_GID)           \
+    X(GET_LOCAL_ID, "get_local_id", 1, BCB_LID)             \
+    X(GET_GROUP_ID, "get_group_id", 1, BCB_GRP)             \
+    X(GET_GLOBAL_SIZE, "get_global_size", 1, BCB_GSZ)       \
+    X(GET_LOCAL_SIZE, "get_local_size", 1, BCB_LSZ)         \
+    X(GET_NUM_GROUPS, "get_num_groups", 1, BCB_NGRP)        \
+    X(GET_GLOBAL_OFFSET, "get_global_offset", 1, BCB_GOFF)  \
+    X(GET_WORK_DIM, "get_work_dim", 0, BCB_WDIM)            \
+    X(MAD, "mad", 3, BCB_MAD)                               \
+    X(FMA, "fma", 3, BCB_FMA)                               \
+    X(MIN, "min", 2, BCB_MIN)                               \
+    X(MAX, "max", 2, BCB_MAX)                               \
+    X(FMIN, "fmin", 2, BCB_MIN)                             \
+    X(FMAX, "fmax", 2, BCB_MAX)                             \
+    X(CLAMP, "clamp", 3, BCB_CLAMP)                         \
+    X(ABS, "abs", 1, BCB_ABS)                               \
+    X(FABS, "fabs", 1, BCB_FABS)                            \
+    X(SELECT, "select", 3, BCB_SELECT)                      \
+    X(BARRIER, "barrier", 1, BCB_BARRIER)
+
+enum asm_fn {
+#define X(E, name, nargs, base) F_##E,
+    ASM_FUNCS(X)
+#undef X
+    F_COUNT,
+    F_BI = F_COUNT,   /* a stdlib/builtin.h name: node->bi */
+};
+
+typedef struct {
+    const char *name;
+    uint8_t nargs, base;
+} asm_fninfo;
+extern const asm_fninfo asm_fns[F_COUNT];
+
+/* ---- expression trees ---- */
+
+enum nkind {
+    N_LIT,     /* l */
+    N_NAME,    /* name: a register */
+    N_UNARY,   /* op a */
+    N_BINARY,  /* a op b */
+    N_COND,    /* a ? b : c */
+    N_CAST,    /* (ty) a, ty scalar */
+    N_VEC,     /* (ty)(args...), ty a vector */
+    N_SWZ,     /* a.name */
+    N_INDEX,   /* a[b] */
+    N_CALL,    /* name(args...): fn, bi */
+};
+
+/* What checking found a node to be. The flexible classes take their type
+ * from the operand or destination they meet (settle in check.c). */
+enum xcls {
+    X_VAL,     /* a value of type t */
+    X_PTR,     /* a pointer to t in space */
+    X_VOID,    /* vstore, barrier */
+    X_LIT,     /* a number without a type yet; t is its C type */
+    X_SIZE,    /* size_t of a work-item function: uint, int, ulong, long */
+    X_BOOL,    /* a scalar truth value (1/0): t is the comparison's own
+                  signed type; any integer type may take it */
+};
+
+typedef struct {
+    ty_t t;
+    uint8_t cls;      /* enum xcls */
+    uint8_t space;    /* X_PTR */
+    bool cptr;        /* X_PTR: points to const data */
+} xty;
+
+typedef struct node node;
+struct node {
+    uint8_t kind;         /* enum nkind */
+    uint8_t op;           /* enum lex_punct; N_CALL: enum asm_fn */
+    uint8_t nargs;        /* N_CALL, N_VEC */
+    uint8_t bcast;        /* after check: broadcast to this many lanes */
+    bool litonly;         /* literals and operators only: foldable */
+    bool isconst;         /* after check: the value is vv[] */
+    bool parens;          /* written in parentheses */
+    bool checked;         /* check_expr() is done: a compound assignment's
+                             target is both target and operand */
+    uint32_t col, end;    /* source span: columns [col, end) */
+    uint32_t height;      /* of the tree below: bounds the recursion */
+    node *a, *b, *c;
+    node **args;
+    const char *name;     /* N_NAME, N_CALL, N_SWZ: the identifier */
+    uint32_t nlen;
+    lit l;                /* N_LIT */
+    bi_desc bi;           /* N_CALL with op F_BI */
+    ty_t ty;              /* N_CAST, N_VEC: the type written */
+    /* set by check */
+    xty x;
+    ty_t via;             /* X_BOOL settled to another size: computed in
+                             via first, then converted */
+    int32_t reg;          /* N_NAME: the register */
+    uint8_t sel[16];      /* N_SWZ: component indices; N_CALL: the
+                             work-item dimension in sel[0] */
+    uint8_t nsel;
+    uint64_t vv[16];      /* isconst: element bits */
+};
+
+/* ---- the assembler ---- */
+
+typedef struct {
+    uint32_t *slot;   /* pairs: id + 1 (0: empty), hash */
+    uint32_t cap, n;
+} idmap;
+
+typedef bool (*idmap_eq)(const void *ctx, uint32_t id, const void *key);
+
+enum blk_kind { B_IF, B_ELSE, B_LOOP };
+
+typedef struct {
+    uint8_t kind;
+    bool chained;         /* opened by `else if`: closes with its parent */
+    uint32_t pc;          /* the IF, ELSE or LOOP instruction */
+    uint32_t line, col;   /* where it was opened, for messages */
+    char *text;           /* that line, for the message's source echo */
+} block;
+
+typedef struct {
+    uint32_t line;        /* declared at */
+    bool temp;            /* an assembler temporary (_tN) */
+    bool busy;            /* ... in use by the current statement */
+} regx;
+
+struct asm_ctx {
+    FILE *diag;
+    char *filename;       /* as given */
+    char *file;           /* as #line last set it */
+    char *source;         /* the first #line name, else NULL */
+    int nerr, nwarn;
+    bool stopped;         /* too many errors */
+    bool oom;
+
+    /* the current line */
+    const char *text;
+    size_t tlen;
+    uint32_t phys;        /* physical line number */
+    uint32_t line;        /* as #line maps it */
+    int64_t line_delta;   /* line = phys + delta */
+    lex_state lx;
+    size_t tp;            /* parser's token */
+    unsigned depth;       /* parser recursion */
+    bool failed;          /* the statement has reported an error */
+    char *cont;           /* a statement continued on the next line */
+    size_t ncont;
+    uint32_t cont_phys;   /* its first line */
+    unsigned cont_lines;
+    bool cont_inc;        /* in a block comment where it started */
+
+    /* node arena, reset per statement */
+    char **chunks;
+    size_t nchunks, used, chunk_cap;
+
+    /* module */
+    char *str;
+    uint32_t nstr, capstr;
+    idmap strmap;
+    uint8_t *pool;
+    uint32_t npool, cappool;
+    idmap poolmap;        /* ids: offset; key: size and bytes */
+    uint32_t *pent;       /* entries by id: offset, size, alignment */
+    uint32_t npent, cappent;
+    bc_kernel *kernels;
+    uint32_t nkernels, capkernels;
+
+    /* the kernel being built */
+    bool in_kernel;
+    bc_kernel k;
+    uint32_t capparams, capregs, capcode, caplines;
+    regx *rx;
+    uint32_t caprx;
+    idmap names;          /* register by name */
+    idmap consts;         /* constant register by type and pool offset */
+    idmap poisoned;       /* unknown names already reported */
+    uint32_t ntemp, nconst, nbcast;   /* numbering of _t, _k, _p names */
+    uint32_t *tlist;      /* the temporaries */
+    uint32_t ntl, captl;
+    uint32_t *blist;      /* broadcast parameter registers */
+    uint32_t nbl, capbl;
+    block *blocks;
+    uint32_t nblocks, capblocks;
+    uint32_t kline;       /* header line */
+    char *ktext;          /* header text, for "never closed" */
+};
+
+typedef asm_ctx A;
+
+enum {
+    ASM_MAX_ERRORS = 200,
+    ASM_MAX_DEPTH = 200,      /* nesting of parentheses and unary ops */
+    ASM_MAX_HEIGHT = 1000,    /* height of an expression tree */
+    ASM_MAX_TOKENS = 1 << 20, /* per line */
+    ASM_MAX_CONT = 64,        /* lines one statement may span */
+};
+
+/* diag.c */
+enum diag_kind { D_ERROR, D_WARNING, D_NOTE };
+void diag_at(A *a, enum diag_kind k, uint32_t line, const char *text,
+             size_t tlen, uint32_t col, uint32_t len, const char *fmt,
+             va_list ap);
+/* On the current line, columns [col, end): */
+void asm_error(A *a, uint32_t col, uint32_t end, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void asm_warning(A *a, uint32_t col, uint32_t end, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void asm_note(A *a, uint32_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void asm_error_node(A *a, const node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The candidate nearest to name by edit distance, if close; else NULL. */
+const char *diag_nearest(const char *name, size_t len,
+                         const char *const *cand, size_t ncand);
+
+/* parse.c */
+void *asm_arena_alloc(A *a, size_t size);
+void asm_arena_reset(A *a);
+void asm_arena_free(A *a);
+const tok *parse_peek(A *a);
+const tok *parse_peek_at(A *a, size_t ahead);
+const tok *parse_next(A *a);
+bool parse_accept(A *a, enum lex_punct p);
+bool parse_expect(A *a, enum lex_punct p, const char *what);
+node *parse_expr(A *a);
+node *parse_assign_rhs(A *a);       /* EXPR, or NAME ARG, ARG... */
+node *parse_postfix(A *a);          /* an lvalue */
+node *parse_call_noparen(A *a, const tok *name); /* NAME ARG, ARG, ... */
+/* Is the identifier a built-in function (fn set) or reserved word? */
+bool parse_is_func(const char *s, size_t len, enum asm_fn *fn, bi_desc *bi);
+bool parse_is_reserved(const char *s, size_t len);
+bool parse_is_type(const tok *t, ty_t *ty);
+/* Reports an unknown function name, with the nearest known one. */
+void parse_unknown_func(A *a, const tok *t, const char *what);
+
+/* check.c */
+bool check_expr(A *a, node *n);
+bool check_settle(A *a, node *n, ty_t want);
+/* Makes a checked node a value of type want (settling flexible classes;
+ * a scalar of want's element type is broadcast if bcast). what names the
+ * operand for messages. */
+bool check_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
+/* Settles a flexible node to its own default type. */
+bool check_settle_default(A *a, node *n);
+/* A checked scalar integer for an index, offset or condition. */
+bool check_int_scalar(A *a, node *n, const char *what);
+char *check_xty_name(const xty *x, char buf[48]);
+ty_t check_signed_of(ty_t t);         /* int4 for float4, long for double */
+
+/* lower.c */
+typedef struct {
+    uint32_t reg;
+    ty_t ty;          /* the type the operand is read as (an as_T view) */
+} opnd;
+/* Computes n; dst >= 0 names the register that must receive it (same
+ * element size and count as n's type). */
+bool lower_expr(A *a, node *n, int32_t dst, opnd *o);
+bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
+bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
+bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
+bool lower_call_stmt(A *a, node *n);
+
+/* kbuild.c */
+bool kb_module_init(A *a);
+void kb_module_free(A *a);
+uint32_t kb_str(A *a, const char *s, size_t len);
+const char *kb_strat(const A *a, uint32_t off);
+bool kb_kernel_begin(A *a, const char *name, size_t len, uint32_t line);
+bool kb_kernel_end(A *a);        /* appends it to the module */
+void kb_kernel_drop(A *a);
+int32_t kb_reg(A *a, const char *name, size_t len, bc_reg r);
+int32_t kb_find(A *a, const char *name, size_t len);
+bool kb_param(A *a, uint32_t reg);
+int32_t kb_temp(A *a, ty_t t);
+int32_t kb_ptemp(A *a, const bc_reg *like);   /* a pointer temporary */
+void kb_release(A *a, uint32_t reg);
+void kb_release_all(A *a);
+int32_t kb_const(A *a, ty_t t, const uint64_t *elems);
+void kb_note_const(A *a, uint32_t reg);   /* a declared constant */
+uint32_t kb_pool(A *a, ty_t t, const uint8_t *bytes);
+int32_t kb_bcast(A *a, uint32_t param, ty_t t);
+bool kb_emit(A *a, int op, unsigned n, unsigned flags, const uint32_t *w,
+             unsigned nw);
+uint32_t kb_pc(const A *a);
+void kb_patch(A *a, uint32_t at, uint32_t v);
+bool kb_poisoned(A *a, const char *name, size_t len);   /* marks it */
+const bc_reg *kb_regp(const A *a, uint32_t reg);
+const char *kb_regname(const A *a, uint32_t reg);
+bool kb_module_take(A *a, bc_module *out);
+
+int64_t kb_map_find(const idmap *m, uint32_t hash, idmap_eq eq,
+                   const void *ctx, const void *key);
+bool kb_map_add(idmap *m, uint32_t hash, uint32_t id);
+void kb_map_clear(idmap *m);
+uint32_t kb_hash(const void *p, size_t n, uint32_t h);
+
+/* stmt.c */
+void stmt_line(A *a);            /* the current line's tokens */
+void stmt_finish(A *a);          /* end of input */
+
+/* A BC_INIT_PARAM register wider than its scalar parameter broadcasts it
+ * with no instruction per use. Off until vm/verify.c accepts registers
+ * initialised from a parameter that are not the parameter's own;
+ * meanwhile uniform operands are SPLAT. */
+#ifndef ASM_PARAM_BCAST
+#define ASM_PARAM_BCAST 0
+#endif
+
+/* Out of memory: reported once, as an error. */
+void asm_oom(A *a);
+
+#endif

@@ -1,0 +1,1050 @@
+/* The type checker: OpenCL C typing of an expression tree, stricter in one
+ * way (no implicit conversions between registers) and friendlier in
+ * another (a literal takes the type of the operand it meets). Literal-only
+ * subtrees are folded here, with the VM's own semantics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmint.h"
+#include "reinterpret.h"
+#include "convert.h"
+
+#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
+
+static ty_t elem(ty_t t) { return TY(t.s, 1); }
+static bool is_int(ty_t t) { return !ty_is_float((enum ty_scalar)t.s); }
+static bool is_flex(const node *n)
+{
+    return n->x.cls == X_LIT || n->x.cls == X_SIZE || n->x.cls == X_BOOL;
+}
+
+ty_t check_signed_of(ty_t t)
+{
+    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
+                                       0, 0, 0, TY_LONG};
+    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
+}
+
+static ty_t unsigned_of(ty_t t)
+{
+    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
+                                       0, 0, 0, TY_ULONG};
+    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
+}
+
+char *check_xty_name(const xty *x, char buf[48])
+{
+    char t[TY_NAME_MAX];
+    ty_name(x->t, t);
+    switch (x->cls) {
+    case X_PTR:
+        snprintf(buf, 48, "%s %s%s *",
+                 x->space == BC_GLOBAL ? "global" : x->space == BC_LOCAL
+                 ? "local" : x->space == BC_CONSTANT ? "constant" : "private",
+                 x->cptr ? "const " : "", t);
+        break;
+    case X_VOID: snprintf(buf, 48, "void"); break;
+    case X_SIZE: snprintf(buf, 48, "size_t"); break;
+    case X_LIT: snprintf(buf, 48, "a %s literal", t); break;
+    default: snprintf(buf, 48, "%s", t);
+    }
+    return buf;
+}
+
+static const char *tn(ty_t t, char buf[TY_NAME_MAX]) { return ty_name(t, buf); }
+
+/* The source text of n, for messages (at most 40 bytes). */
+static int span_len(const node *n)
+{
+    uint32_t l = n->end > n->col ? n->end - n->col : 1;
+    return (int)(l > 40 ? 40 : l);
+}
+#define SPAN(a, n) span_len(n), (a)->text + (n)->col - 1
+
+static const char *fname(const node *n, char buf[BI_NAME_MAX])
+{
+    if (n->op == F_BI)
+        return bi_format(&n->bi, buf);
+    return asm_fns[n->op].name;
+}
+
+/* ---- folding literal-only trees ---- */
+
+/* The value of a literal-only tree in scalar type t. */
+static bool fold(A *a, node *n, ty_t t)
+{
+    char b1[TY_NAME_MAX];
+    enum ty_scalar s = (enum ty_scalar)t.s;
+    uint64_t x, y, r = 0;
+    const char *why = NULL;
+    switch (n->kind) {
+    case N_LIT:
+        switch (lit_bits(&n->l, s, &r)) {
+        case LIT_OK:
+            break;
+        case LIT_RANGE:
+            asm_error_node(a, n, "literal %.*s is out of range for %s%s",
+                           SPAN(a, n), tn(t, b1),
+                           n->l.neg && n->l.mag && ty_scalar_kind(s) == 'u'
+                               ? " (for all bits set write ~0)" : "");
+            return false;
+        case LIT_FLT_IN_INT:
+            asm_error_node(a, n, "floating literal %.*s where an integer "
+                           "(%s) is needed", SPAN(a, n), tn(t, b1));
+            return false;
+        case LIT_NARROW:
+            asm_error_node(a, n, "%.*s is a %s literal; the operand is %s "
+                           "(drop the suffix)", SPAN(a, n),
+                           ty_scalar_name((enum ty_scalar)n->l.nat.s),
+                           tn(t, b1));
+            return false;
+        }
+        break;
+    case N_UNARY:
+        if (n->op == P_NOT) {
+            if (!fold(a, n->a, n->a->x.t))
+                return false;
+            why = lit_unop(P_NOT, (enum ty_scalar)n->a->x.t.s, n->a->vv[0], &x);
+            r = lit_convert(s, TY_INT, x);
+        } else {
+            if (!fold(a, n->a, t))
+                return false;
+            why = lit_unop(n->op, s, n->a->vv[0], &r);
+        }
+        break;
+    case N_BINARY:
+        switch (n->op) {
+        case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
+        case P_ANDAND: case P_OROR: {
+            ty_t c = lit_common(n->a->x.t, n->b->x.t);
+            if (!fold(a, n->a, c) || !fold(a, n->b, c))
+                return false;
+            why = lit_binop(n->op, (enum ty_scalar)c.s, n->a->vv[0],
+                            n->b->vv[0], &x);
+            r = lit_convert(s, TY_INT, x);
+            break;
+        }
+        default:
+            if (!fold(a, n->a, t) || !fold(a, n->b, t))
+                return false;
+            x = n->a->vv[0], y = n->b->vv[0];
+            why = lit_binop(n->op, s, x, y, &r);
+        }
+        break;
+    default:
+        asm_error_node(a, n, "internal error: cannot fold this");
+        return false;
+    }
+    if (why) {
+        asm_error_node(a, n, "%s (in %s)", why, tn(t, b1));
+        return false;
+    }
+    n->vv[0] = r, n->isconst = true;
+    n->x = (xty){t, X_VAL, 0, false};
+    return true;
+}
+
+/* ---- settling flexible nodes ---- */
+
+static bool settle_scalar(A *a, node *n, ty_t w)
+{
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
+    switch (n->x.cls) {
+    case X_LIT:
+        if (n->litonly)
+            return fold(a, n, w);
+        break;
+    case X_SIZE:
+        if (w.n != 1 || !is_int(w) || ty_scalar_size((enum ty_scalar)w.s) < 4) {
+            asm_error_node(a, n, "a size_t value (a work-item function) "
+                           "needs uint, int, ulong or long, not %s",
+                           tn(w, b1));
+            return false;
+        }
+        break;
+    case X_BOOL:
+        if (w.n != 1 || !is_int(w)) {
+            asm_error_node(a, n, "a truth value (1 or 0) is an integer; it "
+                           "cannot be %s (convert it)", tn(w, b1));
+            return false;
+        }
+        if (ty_scalar_size((enum ty_scalar)w.s) !=
+            ty_scalar_size((enum ty_scalar)n->x.t.s))
+            n->via = n->x.t;   /* compare, then convert */
+        n->x = (xty){w, X_VAL, 0, false};
+        return true;
+    default:
+        asm_error_node(a, n, "internal error: settling %s to %s",
+                       tn(n->x.t, b1), tn(w, b2));
+        return false;
+    }
+    /* A flexible operator node: its operands take the type too. */
+    bool ok = true;
+    switch (n->kind) {
+    case N_UNARY:
+        ok = check_settle(a, n->a, w);
+        break;
+    case N_BINARY:
+        ok = check_settle(a, n->a, w) && check_settle(a, n->b, w);
+        if (ok && ty_is_float((enum ty_scalar)w.s) &&
+            (n->op == P_MOD || n->op == P_AND || n->op == P_OR ||
+             n->op == P_XOR || n->op == P_SHL || n->op == P_SHR)) {
+            asm_error_node(a, n, "'%s' needs integer operands, not %s",
+                           lex_punct_text(n->op), tn(w, b1));
+            ok = false;
+        }
+        break;
+    case N_COND:
+        ok = check_settle(a, n->b, w) && check_settle(a, n->c, w);
+        break;
+    case N_CALL:
+        break;   /* a work-item function: written as w */
+    default:
+        asm_error_node(a, n, "internal error: flexible node");
+        return false;
+    }
+    n->x = (xty){w, X_VAL, 0, false};
+    return ok;
+}
+
+bool check_settle(A *a, node *n, ty_t want)
+{
+    if (!is_flex(n))
+        return true;
+    if (!settle_scalar(a, n, elem(want)))
+        return false;
+    if (want.n > 1)
+        n->bcast = want.n;
+    return true;
+}
+
+bool check_settle_default(A *a, node *n)
+{
+    switch (n->x.cls) {
+    case X_LIT: return check_settle(a, n, n->x.t);
+    case X_SIZE: return check_settle(a, n, TY(TY_ULONG, 1));
+    case X_BOOL: return check_settle(a, n, TY(TY_INT, 1));
+    default: return true;
+    }
+}
+
+/* Conditions take a truth value in the comparison's own type: no
+ * conversion needed. */
+static bool settle_cond(A *a, node *n)
+{
+    if (n->x.cls == X_BOOL) {
+        n->x.cls = X_VAL;
+        return true;
+    }
+    return check_settle_default(a, n);
+}
+
+bool check_coerce(A *a, node *n, ty_t want, bool bcast, const char *what)
+{
+    char b1[48], b2[TY_NAME_MAX];
+    if (is_flex(n)) {
+        if (want.n > 1 && !bcast && n->x.cls != X_LIT) {
+            asm_error_node(a, n, "%s must be %s, not a scalar", what,
+                           tn(want, b2));
+            return false;
+        }
+        return check_settle(a, n, want);
+    }
+    if (n->x.cls == X_VAL && ty_eq(n->x.t, want))
+        return true;
+    if (n->x.cls == X_VAL && bcast && n->x.t.n == 1 && want.n > 1 &&
+        ty_eq(n->x.t, elem(want))) {
+        n->bcast = want.n;
+        return true;
+    }
+    asm_error_node(a, n, "%s is %s, expected %s", what, check_xty_name(&n->x, b1),
+                   tn(want, b2));
+    return false;
+}
+
+bool check_int_scalar(A *a, node *n, const char *what)
+{
+    char b1[48];
+    if (!check_expr(a, n) || !check_settle_default(a, n))
+        return false;
+    if (n->x.cls != X_VAL || n->x.t.n != 1 || !is_int(n->x.t)) {
+        asm_error_node(a, n, "%s must be a scalar integer, not %s", what,
+                       check_xty_name(&n->x, b1));
+        return false;
+    }
+    return true;
+}
+
+/* ---- operators ---- */
+
+enum opcls { O_ARITH, O_INT, O_CMP, O_LOGIC };
+
+static enum opcls op_class(int op)
+{
+    switch (op) {
+    case P_ADD: case P_SUB: case P_MUL: case P_DIV: return O_ARITH;
+    case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
+        return O_CMP;
+    case P_ANDAND: case P_OROR: return O_LOGIC;
+    default: return O_INT;
+    }
+}
+
+static void mismatch(A *a, node *n, const char *op, ty_t l, ty_t r)
+{
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
+    tn(l, b1), tn(r, b2);
+    if (l.n == r.n && ty_sizeof(l) == ty_sizeof(r))
+        asm_error_node(a, n, "type mismatch: %s %s %s (write convert_%s(...) "
+                       "to convert a value, or as_%s(...) to reinterpret its "
+                       "bits)", b1, op, b2, b1, b1);
+    else if (l.n == r.n)
+        asm_error_node(a, n, "type mismatch: %s %s %s (write convert_%s(...) "
+                       "to convert)", b1, op, b2, b1);
+    else
+        asm_error_node(a, n, "type mismatch: %s %s %s (different component "
+                       "counts)", b1, op, b2);
+}
+
+/* Brings two checked operands to one type T (a scalar of T's element type
+ * is broadcast). Returns false after reporting. */
+static bool unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t)
+{
+    bool fl = is_flex(l), fr = is_flex(r);
+    char b1[48];
+    if (l->x.cls == X_PTR || r->x.cls == X_PTR || l->x.cls == X_VOID ||
+        r->x.cls == X_VOID) {
+        node *bad = l->x.cls == X_PTR || l->x.cls == X_VOID ? l : r;
+        asm_error_node(a, bad, "'%s' cannot take %s", op,
+                       check_xty_name(&bad->x, b1));
+        return false;
+    }
+    if (fl && fr) {
+        if (!check_settle_default(a, l))
+            return false;
+        fl = false;
+    }
+    if (fl || fr) {
+        node *f = fl ? l : r, *k = fl ? r : l;
+        *t = k->x.t;
+        return check_settle(a, f, *t);
+    }
+    ty_t lt = l->x.t, rt = r->x.t;
+    if (ty_eq(lt, rt)) {
+        *t = lt;
+        return true;
+    }
+    if (lt.n == 1 && rt.n > 1 && ty_eq(lt, elem(rt))) {
+        l->bcast = rt.n, *t = rt;
+        return true;
+    }
+    if (rt.n == 1 && lt.n > 1 && ty_eq(rt, elem(lt))) {
+        r->bcast = lt.n, *t = lt;
+        return true;
+    }
+    mismatch(a, n, op, lt, rt);
+    return false;
+}
+
+static bool no_half(A *a, node *n, ty_t t, const char *what)
+{
+    if (t.s != TY_HALF)
+        return true;
+    asm_error_node(a, n, "%s: clvm has no arithmetic on half (load with "
+                   "vload_half to float, or convert_float)", what);
+    return false;
+}
+
+static bool check_binary(A *a, node *n)
+{
+    node *l = n->a, *r = n->b;
+    const char *op = lex_punct_text(n->op);
+    enum opcls oc = op_class(n->op);
+    char b1[TY_NAME_MAX];
+    if (!check_expr(a, l) || !check_expr(a, r))
+        return false;
+    if (l->litonly && r->litonly) {
+        n->litonly = true;
+        ty_t nat = oc == O_CMP || oc == O_LOGIC ? TY(TY_INT, 1)
+                   : n->op == P_SHL || n->op == P_SHR
+                       ? lit_common(l->x.t, TY(TY_INT, 1))
+                       : lit_common(l->x.t, r->x.t);
+        n->x = (xty){nat, X_LIT, 0, false};
+        return true;
+    }
+    /* Pointer arithmetic: p + i, i + p, p - i. */
+    if ((n->op == P_ADD || n->op == P_SUB) &&
+        (l->x.cls == X_PTR || r->x.cls == X_PTR)) {
+        if (r->x.cls == X_PTR && n->op == P_ADD && l->x.cls != X_PTR)
+            n->a = r, n->b = l, l = n->a, r = n->b;
+        if (r->x.cls == X_PTR) {
+            asm_error_node(a, n, "'%s' between two pointers", op);
+            return false;
+        }
+        if (!check_settle_default(a, r) || r->x.cls != X_VAL || r->x.t.n != 1 ||
+            !is_int(r->x.t)) {
+            asm_error_node(a, r, "a pointer offset must be a scalar integer");
+            return false;
+        }
+        n->x = l->x;
+        return true;
+    }
+    /* size_t arithmetic with literals stays flexible: get_global_id(0) * 4
+     * becomes whatever integer it is assigned to. */
+    if ((oc == O_ARITH || oc == O_INT) &&
+        ((l->x.cls == X_SIZE && (r->x.cls == X_LIT || r->x.cls == X_SIZE)) ||
+         (r->x.cls == X_SIZE && l->x.cls == X_LIT))) {
+        n->x = (xty){TY(TY_ULONG, 1), X_SIZE, 0, false};
+        return true;
+    }
+    if (l->x.cls == X_LIT && r->x.cls == X_LIT && oc != O_CMP &&
+        oc != O_LOGIC) {
+        n->x = (xty){lit_common(l->x.t, r->x.t), X_LIT, 0, false};
+        return true;
+    }
+    ty_t t;
+    if (!unify(a, n, l, r, op, &t))
+        return false;
+    if (!no_half(a, n, t, op))
+        return false;
+    if ((oc == O_INT || oc == O_LOGIC) && !is_int(t)) {
+        asm_error_node(a, n, "'%s' needs integer operands, not %s", op,
+                       tn(t, b1));
+        return false;
+    }
+    if (oc == O_CMP || oc == O_LOGIC)
+        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+    else
+        n->x = (xty){t, X_VAL, 0, false};
+    return true;
+}
+
+static bool check_unary(A *a, node *n)
+{
+    char b1[48];
+    node *c = n->a;
+    if (!check_expr(a, c))
+        return false;
+    if (c->litonly) {
+        n->litonly = true;
+        n->x = (xty){n->op == P_NOT ? TY(TY_INT, 1) : c->x.t, X_LIT, 0, false};
+        return true;
+    }
+    if (c->x.cls == X_PTR || c->x.cls == X_VOID) {
+        asm_error_node(a, n, "'%s' cannot take %s", lex_punct_text(n->op),
+                       check_xty_name(&c->x, b1));
+        return false;
+    }
+    if (n->op == P_NOT || c->x.cls == X_BOOL) {
+        if (!check_settle_default(a, c))
+            return false;
+    } else if (is_flex(c)) {
+        n->x = c->x;       /* -x of a flexible value stays flexible */
+        return true;
+    }
+    ty_t t = c->x.t;
+    if (n->op == P_ADD)
+        n->x = c->x;
+    else if (!no_half(a, n, t, lex_punct_text(n->op)))
+        return false;
+    else if ((n->op == P_TILDE || n->op == P_NOT) && !is_int(t)) {
+        asm_error_node(a, n, "'%s' needs an integer operand, not %s",
+                       lex_punct_text(n->op), tn(t, b1));
+        return false;
+    } else if (n->op == P_NOT)
+        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+    else
+        n->x = (xty){t, X_VAL, 0, false};
+    return true;
+}
+
+static bool check_cond(A *a, node *n)
+{
+    char b1[48], b2[TY_NAME_MAX], b3[TY_NAME_MAX];
+    if (!check_expr(a, n->a) || !check_expr(a, n->b) || !check_expr(a, n->c) ||
+        !settle_cond(a, n->a))
+        return false;
+    node *c = n->a;
+    if (c->x.cls != X_VAL || !is_int(c->x.t)) {
+        asm_error_node(a, c, "the condition of ?: must be an integer, not %s",
+                       check_xty_name(&c->x, b1));
+        return false;
+    }
+    ty_t t;
+    if (n->b->litonly && n->c->litonly) {
+        n->x = (xty){lit_common(n->b->x.t, n->c->x.t), X_LIT, 0, false};
+        if (c->x.t.n == 1)
+            return true;
+        t = check_signed_of(c->x.t);   /* select with literal arms */
+        if (!check_settle(a, n, t))
+            return false;
+    } else if (!unify(a, n, n->b, n->c, "?:", &t)) {
+        return false;
+    }
+    if (c->x.t.n == 1) {
+        n->x = (xty){t, X_VAL, 0, false};
+        return true;
+    }
+    /* A vector condition selects per component (select). */
+    if (t.n != c->x.t.n || ty_scalar_size((enum ty_scalar)t.s) !=
+                               ty_scalar_size((enum ty_scalar)c->x.t.s)) {
+        asm_error_node(a, n, "a %s condition selects between vectors of %u "
+                       "components with %u-byte elements, not %s",
+                       tn(c->x.t, b2), c->x.t.n,
+                       ty_scalar_size((enum ty_scalar)c->x.t.s),
+                       tn(t, b3));
+        return false;
+    }
+    n->x = (xty){t, X_VAL, 0, false};
+    return true;
+}
+
+static bool check_cast(A *a, node *n)
+{
+    char b1[48];
+    node *c = n->a;
+    if (!check_expr(a, c) || !check_settle_default(a, c))
+        return false;
+    if (c->x.cls != X_VAL || c->x.t.n != 1) {
+        asm_error_node(a, n, "a cast takes a scalar, not %s (for vectors "
+                       "write convert_T)", check_xty_name(&c->x, b1));
+        return false;
+    }
+    n->x = (xty){n->ty, X_VAL, 0, false};
+    if (c->isconst) {
+        n->vv[0] = lit_convert((enum ty_scalar)n->ty.s,
+                               (enum ty_scalar)c->x.t.s, c->vv[0]);
+        n->isconst = true;
+    }
+    return true;
+}
+
+static bool check_vec(A *a, node *n)
+{
+    char b1[48], b2[TY_NAME_MAX];
+    ty_t t = n->ty;
+    unsigned count = 0;
+    bool allc = true;
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        if (!check_expr(a, e) || !check_settle(a, e, elem(t)))
+            return false;
+        if (e->x.cls != X_VAL || e->x.t.s != t.s) {
+            asm_error_node(a, e, "a component of (%s)(...) must be %s, not "
+                           "%s", tn(t, b2), ty_scalar_name((enum ty_scalar)t.s),
+                           check_xty_name(&e->x, b1));
+            return false;
+        }
+        count += e->x.t.n;
+        allc &= e->isconst;
+    }
+    if (!(n->nargs == 1 && count == 1) && count != t.n) {
+        asm_error_node(a, n, "(%s)(...) needs %u components, got %u",
+                       tn(t, b2), t.n, count);
+        return false;
+    }
+    n->x = (xty){t, X_VAL, 0, false};
+    if (allc) {
+        unsigned k = 0;
+        for (unsigned i = 0; i < n->nargs; i++)
+            for (unsigned j = 0; j < n->args[i]->x.t.n; j++)
+                n->vv[k++] = n->args[i]->vv[j];
+        for (; k < t.n; k++)
+            n->vv[k] = n->vv[0];   /* (float4)(1.0f) */
+        n->isconst = true;
+    }
+    return true;
+}
+
+/* Component indices of a selector name; the count, or 0 (reported). */
+static unsigned selector(A *a, node *n, unsigned vn, uint8_t *sel)
+{
+    const char *s = n->name;
+    unsigned len = n->nlen, k = 0;
+    const char *what = NULL;
+    if ((len == 2 && !memcmp(s, "lo", 2)) || (len == 2 && !memcmp(s, "hi", 2))
+        || (len == 4 && !memcmp(s, "even", 4)) ||
+        (len == 3 && !memcmp(s, "odd", 3))) {
+        unsigned half = (vn == 3 ? 4 : vn) / 2;
+        bool hi = s[0] == 'h', odd = s[0] == 'o', even = s[0] == 'e';
+        if (vn == 3 && (hi || odd)) {
+            asm_error_node(a, n, ".%.*s of a 3-component vector reads its "
+                           "undefined w; write .%s", (int)len, s,
+                           hi ? "z" : "y");
+            return 0;
+        }
+        for (unsigned i = 0; i < half; i++)
+            sel[k++] = (uint8_t)(even ? 2 * i : odd ? 2 * i + 1
+                                 : hi ? half + i : i);
+        return k;
+    }
+    if ((s[0] == 's' || s[0] == 'S') && len > 1) {
+        for (unsigned i = 1; i < len; i++) {
+            int c = s[i] | 32;
+            int v = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (v < 0) {
+                what = "bad .s selector (hex digits 0-f)";
+                break;
+            }
+            if (k == 16) {
+                what = "more than 16 components";
+                break;
+            }
+            sel[k++] = (uint8_t)v;
+        }
+    } else {
+        for (unsigned i = 0; i < len && !what; i++) {
+            const char *p = strchr("xyzw", s[i]);
+            if (!p || !s[i])
+                what = "bad component name (x y z w, s0-sf, lo hi even odd)";
+            else if (k == 16)
+                what = "more than 16 components";
+            else
+                sel[k++] = (uint8_t)(p - "xyzw");
+        }
+        if (!what && vn > 4)
+            what = "x y z w name the components of vectors of up to 4; "
+                   "write .s0-.sf";
+    }
+    if (what) {
+        asm_error_node(a, n, ".%.*s: %s", (int)(len > 40 ? 40 : len), s, what);
+        return 0;
+    }
+    for (unsigned i = 0; i < k; i++)
+        if (sel[i] >= vn) {
+            asm_error_node(a, n, ".%.*s: component %u is out of range for "
+                           "a %u-component vector", (int)(len > 40 ? 40 : len),
+                           s, sel[i], vn);
+            return 0;
+        }
+    if (!ty_valid_width(k)) {
+        asm_error_node(a, n, ".%.*s: %u components is no vector type (1, "
+                       "2, 3, 4, 8 or 16)", (int)(len > 40 ? 40 : len), s, k);
+        return 0;
+    }
+    return k;
+}
+
+static bool check_swz(A *a, node *n)
+{
+    char b1[48];
+    node *v = n->a;
+    if (!check_expr(a, v))
+        return false;
+    if (v->x.cls != X_VAL || v->x.t.n < 2) {
+        asm_error_node(a, n, ".%.*s needs a vector, not %s",
+                       (int)(n->nlen > 40 ? 40 : n->nlen), n->name,
+                       is_flex(v) ? "a scalar" : check_xty_name(&v->x, b1));
+        return false;
+    }
+    uint8_t sel[16];
+    unsigned k = selector(a, n, v->x.t.n, sel);
+    if (!k)
+        return false;
+    if (v->kind == N_SWZ && !v->isconst && !v->bcast) {
+        /* v.zyx.x is v.z: compose, so the base is read once. */
+        for (unsigned i = 0; i < k; i++)
+            sel[i] = v->sel[sel[i]];
+        n->a = v->a;
+    }
+    memcpy(n->sel, sel, k);
+    n->nsel = (uint8_t)k;
+    n->x = (xty){TY(v->x.t.s, k), X_VAL, 0, false};
+    if (v->isconst) {
+        for (unsigned i = 0; i < k; i++)
+            n->vv[i] = v->vv[sel[i]];
+        n->isconst = true;
+    }
+    return true;
+}
+
+static bool check_index(A *a, node *n)
+{
+    char b1[48];
+    if (!check_expr(a, n->a))
+        return false;
+    if (n->a->x.cls != X_PTR) {
+        asm_error_node(a, n->a, "only pointers and arrays can be indexed, "
+                       "not %s", is_flex(n->a) ? "a number"
+                                               : check_xty_name(&n->a->x, b1));
+        return false;
+    }
+    if (!check_int_scalar(a, n->b, "an index"))
+        return false;
+    n->x = (xty){n->a->x.t, X_VAL, 0, false};
+    return true;
+}
+
+/* ---- calls ---- */
+
+static bool nargs_ok(A *a, node *n, unsigned want)
+{
+    char b[BI_NAME_MAX];
+    if (n->nargs == want)
+        return true;
+    asm_error_node(a, n, "%s takes %u argument%s, got %u", fname(n, b), want,
+                   want == 1 ? "" : "s", n->nargs);
+    return false;
+}
+
+static bool check_ptr(A *a, node *p, const char *fn, bool store, bool half)
+{
+    char b1[48];
+    if (!check_expr(a, p))
+        return false;
+    if (p->x.cls != X_PTR) {
+        asm_error_node(a, p, "%s needs a pointer, not %s", fn,
+                       is_flex(p) ? "a number" : check_xty_name(&p->x, b1));
+        return false;
+    }
+    if (p->x.t.n != 1 || (half && p->x.t.s != TY_HALF)) {
+        asm_error_node(a, p, "%s needs a pointer to %s, not %s", fn,
+                       half ? "half" : "a scalar type", check_xty_name(&p->x, b1));
+        return false;
+    }
+    if (store && (p->x.cptr || p->x.space == BC_CONSTANT)) {
+        asm_error_node(a, p, "%s stores through %s, which points to %s "
+                       "data", fn, check_xty_name(&p->x, b1),
+                       p->x.cptr ? "const" : "constant");
+        return false;
+    }
+    return true;
+}
+
+/* Folds as_T of a constant: the bits, reinterpreted by stdlib. */
+static void fold_as(node *n, const node *c)
+{
+    uint64_t hs[16] = {0}, hd[16] = {0};   /* host-order registers */
+    ty_t st = c->x.t, dt = n->x.t;
+    if (c->bcast)
+        st.n = c->bcast;
+    for (unsigned i = 0; i < st.n; i++)
+        lit_host_put(hs, (enum ty_scalar)st.s, i, c->vv[c->bcast ? 0 : i]);
+    as_reinterpret(dt, st, hd, hs);
+    for (unsigned i = 0; i < dt.n; i++)
+        n->vv[i] = lit_host_get(hd, (enum ty_scalar)dt.s, i);
+    n->isconst = true;
+}
+
+static bool check_as(A *a, node *n)
+{
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX], bn[BI_NAME_MAX];
+    node *c = n->args[0];
+    ty_t t = n->bi.type;
+    if (!check_expr(a, c))
+        return false;
+    /* An integer literal operand takes the integer type of the result's
+     * size, so as_float(0x3f800000) and as_half(0x7e00) read naturally. */
+    size_t sz = ty_sizeof(t);
+    if (c->litonly && c->x.cls == X_LIT && is_int(c->x.t) &&
+        (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+        ty_t it = unsigned_of(TY(sz == 1 ? TY_UCHAR : sz == 2 ? TY_USHORT
+                                 : sz == 4 ? TY_UINT : TY_ULONG, 1));
+        if (c->kind == N_LIT && c->l.neg)
+            it = check_signed_of(it);
+        if (!check_settle(a, c, it))
+            return false;
+    }
+    if (!check_settle_default(a, c))
+        return false;
+    if (c->x.cls != X_VAL) {
+        asm_error_node(a, c, "%s cannot take %s", bi_format(&n->bi, bn),
+                       check_xty_name(&c->x, (char[48]){0}));
+        return false;
+    }
+    ty_t s = c->x.t;
+    if (c->bcast)
+        s.n = c->bcast;
+    switch (as_classify(t, s)) {
+    case AS_SIZE:
+        asm_error_node(a, n, "%s: operand %s is %zu bytes, result %s is %zu "
+                       "bytes", bi_format(&n->bi, bn), tn(s, b1),
+                       ty_sizeof(s), tn(t, b2), ty_sizeof(t));
+        return false;
+    case AS_3TO4:
+        asm_warning(a, n->col, n->end, "%s of %s: equal sizes, but the "
+                    "OpenCL programming guide calls this an error; clvm takes "
+                    "w from the operand's padding lane (docs/semantics.md)",
+                    bi_format(&n->bi, bn), tn(s, b1));
+        break;
+    default:
+        break;
+    }
+    n->x = (xty){t, X_VAL, 0, false};
+    if (c->isconst)
+        fold_as(n, c);
+    return true;
+}
+
+static bool check_convert(A *a, node *n)
+{
+    char b1[TY_NAME_MAX], bn[BI_NAME_MAX];
+    node *c = n->args[0];
+    ty_t t = n->bi.type;
+    if (!check_expr(a, c) || !check_settle_default(a, c))
+        return false;
+    if (c->x.cls != X_VAL) {
+        asm_error_node(a, c, "%s cannot take %s", bi_format(&n->bi, bn),
+                       check_xty_name(&c->x, (char[48]){0}));
+        return false;
+    }
+    ty_t s = c->x.t;
+    if (c->bcast)
+        s.n = c->bcast;
+    if (s.n != t.n) {
+        asm_error_node(a, n, "%s needs an operand of %u component%s, not %s",
+                       bi_format(&n->bi, bn), t.n, t.n == 1 ? "" : "s",
+                       tn(s, b1));
+        return false;
+    }
+    n->x = (xty){t, X_VAL, 0, false};
+    if (c->isconst && !c->bcast) {
+        enum rnd r = n->bi.has_round ? n->bi.round
+                                     : cv_default_round((enum ty_scalar)t.s);
+        for (unsigned i = 0; i < t.n; i++) {
+            uint64_t hs = 0, hd = 0;
+            lit_host_put(&hs, (enum ty_scalar)s.s, 0, c->vv[i]);
+            cv_scalar((enum ty_scalar)t.s, (enum ty_scalar)s.s, &hd, &hs,
+                      n->bi.sat, r);
+            n->vv[i] = lit_host_get(&hd, (enum ty_scalar)t.s, 0);
+        }
+        n->isconst = true;
+    }
+    return true;
+}
+
+static bool check_bi(A *a, node *n)
+{
+    char bn[BI_NAME_MAX], b1[TY_NAME_MAX];
+    const char *why = bi_check(&n->bi);
+    bi_format(&n->bi, bn);
+    if (why) {
+        asm_error(a, n->col, n->col + n->nlen, "%.*s: %s", (int)n->nlen,
+                  n->name, why);
+        return false;
+    }
+    unsigned N = n->bi.n;
+    switch (n->bi.kind) {
+    case BI_CONVERT:
+        return nargs_ok(a, n, 1) && check_convert(a, n);
+    case BI_AS:
+        return nargs_ok(a, n, 1) && check_as(a, n);
+    case BI_VLOAD:
+    case BI_VLOAD_HALF:
+    case BI_VLOADA_HALF: {
+        bool half = n->bi.kind != BI_VLOAD;
+        if (!nargs_ok(a, n, 2) || !check_int_scalar(a, n->args[0], "the offset")
+            || !check_ptr(a, n->args[1], bn, false, half))
+            return false;
+        n->x = (xty){TY(half ? TY_FLOAT : n->args[1]->x.t.s, N), X_VAL, 0,
+                     false};
+        return true;
+    }
+    default: {   /* the stores */
+        bool half = n->bi.kind != BI_VSTORE;
+        if (!nargs_ok(a, n, 3))
+            return false;
+        node *v = n->args[0];
+        if (!check_int_scalar(a, n->args[1], "the offset")
+            || !check_ptr(a, n->args[2], bn, true, half) || !check_expr(a, v))
+            return false;
+        ty_t t = TY(half ? TY_FLOAT : n->args[2]->x.t.s, N);
+        if (half && v->x.cls == X_VAL && v->x.t.s == TY_DOUBLE)
+            t.s = TY_DOUBLE;
+        if (!check_coerce(a, v, t, true, "the value"))
+            return false;
+        if (half && v->x.cls == X_VAL && !ty_is_float((enum ty_scalar)v->x.t.s)) {
+            asm_error_node(a, v, "%s stores float or double, not %s", bn,
+                           tn(v->x.t, b1));
+            return false;
+        }
+        n->x = (xty){t, X_VOID, 0, false};
+        return true;
+    }
+    }
+}
+
+static bool check_fn(A *a, node *n)
+{
+    char b1[TY_NAME_MAX];
+    const char *name = asm_fns[n->op].name;
+    if (!nargs_ok(a, n, asm_fns[n->op].nargs))
+        return false;
+    for (unsigned i = 0; i < n->nargs; i++)
+        if (!check_expr(a, n->args[i]))
+            return false;
+    switch (n->op) {
+    case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
+    case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:
+    case F_GET_GLOBAL_OFFSET: {
+        node *d = n->args[0];
+        if (!d->litonly || !fold(a, d, TY(TY_UINT, 1)) || d->vv[0] > 2) {
+            if (!a->failed)
+                asm_error_node(a, d, "%s: the dimension must be 0, 1 or 2",
+                               name);
+            return false;
+        }
+        n->sel[0] = (uint8_t)d->vv[0];
+    }
+        /* fallthrough */
+    case F_GET_WORK_DIM:
+        n->x = (xty){TY(TY_ULONG, 1), X_SIZE, 0, false};
+        return true;
+    case F_BARRIER: {
+        node *f = n->args[0];
+        if (!f->litonly || !fold(a, f, TY(TY_UINT, 1)) || f->vv[0] > 3) {
+            if (!a->failed)
+                asm_error_node(a, f, "barrier takes CLK_LOCAL_MEM_FENCE, "
+                               "CLK_GLOBAL_MEM_FENCE or both joined by '|'");
+            return false;
+        }
+        n->sel[0] = (uint8_t)f->vv[0];
+        n->x = (xty){TY(TY_UINT, 1), X_VOID, 0, false};
+        return true;
+    }
+    case F_ABS:
+    case F_FABS: {
+        node *c = n->args[0];
+        if (!check_settle_default(a, c))
+            return false;
+        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
+            c->x.t.s == TY_HALF) {
+            asm_error_node(a, c, n->op == F_ABS
+                           ? "abs takes integers, not %s (for floating "
+                             "point use fabs)"
+                           : "fabs takes float or double, not %s (for "
+                             "integers use abs)",
+                           check_xty_name(&c->x, (char[48]){0}));
+            return false;
+        }
+        n->x = (xty){n->op == F_ABS ? unsigned_of(c->x.t) : c->x.t, X_VAL, 0,
+                     false};
+        return true;
+    }
+    case F_SELECT: {
+        ty_t t;
+        node *c = n->args[2];
+        /* half is fine here: select moves bits. */
+        if (!unify(a, n, n->args[0], n->args[1], "select", &t))
+            return false;
+        if (is_flex(c)) {
+            if (!check_settle(a, c, check_signed_of(t)))
+                return false;
+        } else if (c->x.cls != X_VAL || !is_int(c->x.t) ||
+                   c->x.t.n != t.n ||
+                   ty_scalar_size((enum ty_scalar)c->x.t.s) !=
+                       ty_scalar_size((enum ty_scalar)t.s)) {
+            asm_error_node(a, c, "select's condition must be an integer "
+                           "type with %s's element size and count (%s or "
+                           "%s), not %s", tn(t, b1),
+                           tn(check_signed_of(t), (char[TY_NAME_MAX]){0}),
+                           tn(unsigned_of(t), (char[TY_NAME_MAX]){0}),
+                           check_xty_name(&c->x, (char[48]){0}));
+            return false;
+        }
+        n->x = (xty){t, X_VAL, 0, false};
+        return true;
+    }
+    default: {   /* mad fma min max fmin fmax clamp */
+        ty_t t = {0, 0};
+        node *typed = NULL;
+        for (unsigned i = 0; i < n->nargs; i++) {
+            node *e = n->args[i];
+            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
+                asm_error_node(a, e, "%s cannot take %s", name,
+                               check_xty_name(&e->x, (char[48]){0}));
+                return false;
+            }
+            if (!is_flex(e) && (!typed || e->x.t.n > t.n))
+                typed = e, t = e->x.t;
+        }
+        if (!typed) {
+            if (!check_settle_default(a, n->args[0]))
+                return false;
+            typed = n->args[0], t = typed->x.t;
+        }
+        for (unsigned i = 0; i < n->nargs; i++) {
+            char what[32];
+            snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
+            if (!check_coerce(a, n->args[i], t, true, what))
+                return false;
+        }
+        bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMIN ||
+                   n->op == F_FMAX;
+        if (!no_half(a, n, t, name))
+            return false;
+        if (flt && is_int(t)) {
+            asm_error_node(a, n, "%s takes float or double, not %s", name,
+                           tn(t, b1));
+            return false;
+        }
+        n->x = (xty){t, X_VAL, 0, false};
+        return true;
+    }
+    }
+}
+
+static bool check_node(A *a, node *n);
+
+bool check_expr(A *a, node *n)
+{
+    if (n->checked)
+        return true;
+    n->checked = check_node(a, n);
+    return n->checked;
+}
+
+static bool check_node(A *a, node *n)
+{
+    char b1[48];
+    switch (n->kind) {
+    case N_LIT:
+        n->x = (xty){n->l.nat, X_LIT, 0, false};
+        n->litonly = true;
+        return true;
+    case N_NAME: {
+        int32_t r = kb_find(a, n->name, n->nlen);
+        if (r < 0) {
+            if (!kb_poisoned(a, n->name, n->nlen)) {
+                const char **cand = malloc(sizeof *cand *
+                                           (a->k.nregs ? a->k.nregs : 1));
+                size_t nc = 0;
+                for (uint32_t i = 0; cand && i < a->k.nregs && i < 4096; i++)
+                    if (!(a->k.regs[i].flags & BC_REGF_TEMP))
+                        cand[nc++] = kb_regname(a, i);
+                const char *near = nc ? diag_nearest(n->name, n->nlen, cand,
+                                                     nc) : NULL;
+                if (near)
+                    asm_error_node(a, n, "unknown register '%.*s'; did you "
+                                   "mean '%s'?", (int)n->nlen, n->name, near);
+                else
+                    asm_error_node(a, n, "unknown register '%.*s' (declare "
+                                   "it first: TYPE %.*s)", (int)n->nlen,
+                                   n->name, (int)n->nlen, n->name);
+                free(cand);
+            } else {
+                a->failed = true;
+            }
+            return false;
+        }
+        const bc_reg *reg = kb_regp(a, (uint32_t)r);
+        n->reg = r;
+        n->x = (xty){reg->type, reg->kind == BC_REG_PTR ? X_PTR : X_VAL,
+                     reg->space, (reg->flags & BC_REGF_CONSTPTR) != 0};
+        return true;
+    }
+    case N_UNARY: return check_unary(a, n);
+    case N_BINARY: return check_binary(a, n);
+    case N_COND: return check_cond(a, n);
+    case N_CAST: return check_cast(a, n);
+    case N_VEC: return check_vec(a, n);
+    case N_SWZ: return check_swz(a, n);
+    case N_INDEX: return check_index(a, n);
+    case N_CALL:
+        return n->op == F_BI ? check_bi(a, n) : check_fn(a, n);
+    }
+    asm_error_node(a, n, "internal error: node kind %d (%s)", n->kind,
+                   check_xty_name(&n->x, b1));
+    return false;
+}

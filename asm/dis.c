@@ -1,0 +1,632 @@
+/* The disassembler. Each instruction is printed as the one statement that
+ * the assembler lowers to exactly that instruction (see lower.c): the
+ * outermost operation of a statement is computed straight into its
+ * destination, a view as_T(r) costs nothing, (T)(s) is SPLAT, v.xy = e is
+ * SWW, and so on. */
+#include "dis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmint.h"
+#include "bcfile.h"
+#include "builtin.h"
+#include "lit.h"
+#include "optab.h"
+
+#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
+
+typedef struct {
+    const bc_module *m;
+    const bc_kernel *k;
+    FILE *out;
+    unsigned flags;
+    uint32_t vline;       /* the line the next printed line will have */
+    char **names;         /* printable register names */
+    int bad;
+} D;
+
+static const char *const spaces[] = {
+#define X(E, n) #n,
+    BC_SPACES(X)
+#undef X
+};
+
+static const char *space_name(unsigned s) { return s < 4 ? spaces[s] : "?"; }
+
+/* ---- lines ---- */
+
+static void line_for(D *d, uint32_t line)
+{
+    if (line != d->vline) {
+        fprintf(d->out, "#line %u\n", line);
+        d->vline = line;
+    }
+}
+
+static void newline(D *d)
+{
+    fputc('\n', d->out);
+    d->vline++;
+}
+
+/* ---- names ---- */
+
+static bool ident_ok(const char *s)
+{
+    if (!*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                 *s == '_'))
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '_'))
+            return false;
+    return !parse_is_reserved(s, strlen(s));
+}
+
+typedef struct {
+    char **names;
+} nctx;
+
+static bool dname_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const nctx *c = ctx;
+    return !strcmp(c->names[id], key);
+}
+
+/* Register names as they can be printed: a name that is no identifier,
+ * is reserved or repeats an earlier one becomes _rN. */
+static bool make_names(D *d)
+{
+    const bc_kernel *k = d->k;
+    d->names = calloc(k->nregs ? k->nregs : 1, sizeof *d->names);
+    if (!d->names)
+        return false;
+    idmap seen = {0};
+    nctx c = {d->names};
+    bool ok = true;
+    for (uint32_t i = 0; i < k->nregs && ok; i++) {
+        const char *s = bc_str(d->m, k->regs[i].name);
+        uint32_t h = kb_hash(s, strlen(s), 2166136261u);
+        if (!ident_ok(s) || kb_map_find(&seen, h, dname_eq, &c, s) >= 0) {
+            char buf[24];
+            snprintf(buf, sizeof buf, "_r%u", i);
+            d->names[i] = strdup(buf);
+            d->bad = -1;
+        } else {
+            d->names[i] = strdup(s);
+            ok = kb_map_add(&seen, h, i);
+        }
+        ok = ok && d->names[i];
+    }
+    kb_map_clear(&seen);
+    return ok;
+}
+
+static const char *rn(D *d, uint32_t r)
+{
+    static char buf[4][24];
+    static int k;
+    if (r < d->k->nregs)
+        return d->names[r];
+    d->bad = -1;
+    k = (k + 1) & 3;
+    snprintf(buf[k], sizeof buf[k], "_bad%u", r);
+    return buf[k];
+}
+
+static const bc_reg *reg(D *d, uint32_t r)
+{
+    static const bc_reg none = {0, {TY_UINT, 1}, 0, 0, 0, 0, 0};
+    return r < d->k->nregs ? &d->k->regs[r] : &none;
+}
+
+/* Register r read as type t: its name, or as_T(name) when its own type
+ * differs (the verifier already checked that the sizes agree). */
+static void operand(D *d, uint32_t r, ty_t t)
+{
+    char b[TY_NAME_MAX];
+    if (ty_eq(reg(d, r)->type, t) && reg(d, r)->kind == BC_REG_VALUE)
+        fputs(rn(d, r), d->out);
+    else
+        fprintf(d->out, "as_%s(%s)", ty_name(t, b), rn(d, r));
+}
+
+/* "d = " or "d = as_D(" when the value's type t is not d's own. Returns
+ * whether a ')' must follow. */
+static bool dest(D *d, uint32_t r, ty_t t)
+{
+    char b[TY_NAME_MAX];
+    fprintf(d->out, "%s = ", rn(d, r));
+    if (ty_eq(reg(d, r)->type, t))
+        return false;
+    fprintf(d->out, "as_%s(", ty_name(reg(d, r)->type, b));
+    return true;
+}
+
+static ty_t signed_of(ty_t t)
+{
+    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
+                                       0, 0, 0, TY_LONG};
+    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
+}
+
+static ty_t unsigned_of(ty_t t)
+{
+    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
+                                       0, 0, 0, TY_ULONG};
+    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
+}
+
+/* Bases whose _B variants move any type's bits (floats included). */
+static bool moves_bits(unsigned base)
+{
+    switch (base) {
+    case BCB_MOV: case BCB_SPLAT: case BCB_SWZ: case BCB_SWW:
+    case BCB_SELECT: case BCB_LD: case BCB_ST: case BCB_VLOAD:
+    case BCB_VSTORE:
+        return true;
+    }
+    return false;
+}
+
+/* The OpenCL type an instruction operates in: exact for typed variants;
+ * for the _B variants, the first candidate register whose element type
+ * the operation accepts, else the unsigned type. */
+static ty_t op_type(D *d, unsigned op, unsigned n, const uint32_t *cand,
+                    unsigned ncand)
+{
+    enum ty_scalar e = (enum ty_scalar)bc_ops[op].elem;
+    if (!op_is_bits((enum bc_op)op))
+        return TY(e, n);
+    for (unsigned i = 0; i < ncand; i++) {
+        const bc_reg *r = reg(d, cand[i]);
+        ty_t t = r->type;
+        if (r->kind == BC_REG_VALUE && t.n == n &&
+            ty_scalar_size((enum ty_scalar)t.s) == ty_scalar_size(e) &&
+            (moves_bits(bc_ops[op].base) || !ty_is_float((enum ty_scalar)t.s)))
+            return t;
+    }
+    return TY(e, n);
+}
+
+static void selector(D *d, uint64_t z, unsigned n, unsigned vn)
+{
+    bool xyzw = vn <= 4;
+    for (unsigned k = 0; k < n; k++)
+        xyzw &= ((z >> 4 * k) & 15) < 4;
+    fputc(xyzw ? '.' : '.', d->out);
+    if (!xyzw)
+        fputc('s', d->out);
+    for (unsigned k = 0; k < n; k++) {
+        unsigned s = (unsigned)(z >> 4 * k) & 15;
+        fputc(xyzw ? "xyzw"[s] : "0123456789abcdef"[s], d->out);
+    }
+}
+
+static const char *binop_text(unsigned base)
+{
+    switch (base) {
+    case BCB_ADD: return "+";
+    case BCB_SUB: return "-";
+    case BCB_MUL: return "*";
+    case BCB_DIV: return "/";
+    case BCB_REM: return "%";
+    case BCB_AND: return "&";
+    case BCB_OR: return "|";
+    case BCB_XOR: return "^";
+    case BCB_SHL: return "<<";
+    case BCB_SHR: return ">>";
+    case BCB_EQ: return "==";
+    case BCB_NE: return "!=";
+    case BCB_LT: return "<";
+    case BCB_LE: return "<=";
+    case BCB_GT: return ">";
+    case BCB_GE: return ">=";
+    case BCB_LAND: return "&&";
+    case BCB_LOR: return "||";
+    }
+    return NULL;
+}
+
+static const char *call_name(unsigned base)
+{
+    switch (base) {
+    case BCB_MAD: return "mad";
+    case BCB_FMA: return "fma";
+    case BCB_MIN: return "min";
+    case BCB_MAX: return "max";
+    case BCB_CLAMP: return "clamp";
+    case BCB_ABS: return "abs";
+    case BCB_FABS: return "fabs";
+    case BCB_SELECT: return "select";
+    case BCB_GID: return "get_global_id";
+    case BCB_LID: return "get_local_id";
+    case BCB_GRP: return "get_group_id";
+    case BCB_GSZ: return "get_global_size";
+    case BCB_LSZ: return "get_local_size";
+    case BCB_NGRP: return "get_num_groups";
+    case BCB_GOFF: return "get_global_offset";
+    case BCB_WDIM: return "get_work_dim";
+    }
+    return NULL;
+}
+
+static void indent(D *d, unsigned depth)
+{
+    for (unsigned i = 0; i < depth + 1; i++)
+        fputs("    ", d->out);
+}
+
+/* One instruction as a statement (without indentation or newline). */
+static void statement(D *d, const uint32_t *ins, bool last)
+{
+    uint32_t h = ins[0];
+    unsigned op = BC_OPCODE(h), n = BC_N(h), fl = BC_FLAGS(h);
+    unsigned base = bc_ops[op].base;
+    const uint32_t *w = ins + 1;
+    FILE *f = d->out;
+    char b1[TY_NAME_MAX], bn[BI_NAME_MAX];
+    bool close = false;
+    const char *bin = binop_text(base), *fn = call_name(base);
+    if (bin) {
+        uint32_t c[3] = {w[1], w[2], w[0]};
+        ty_t t = op_type(d, op, n, c, 3);
+        bool cmp = base >= BCB_EQ && base <= BCB_LOR;
+        close = dest(d, w[0], cmp ? (n > 1 ? signed_of(t) :
+                                     reg(d, w[0])->type) : t);
+        if (cmp && n == 1 && (reg(d, w[0])->type.n != 1 ||
+                              ty_is_float((enum ty_scalar)reg(d, w[0])->type.s)))
+            d->bad = -1;
+        operand(d, w[1], t);
+        fprintf(f, " %s ", bin);
+        operand(d, w[2], t);
+    } else {
+        switch (base) {
+        case BCB_MOV: {
+            ty_t t = reg(d, w[0])->type;
+            fprintf(f, "%s = ", rn(d, w[0]));
+            operand(d, w[1], t);
+            break;
+        }
+        case BCB_SPLAT: {
+            ty_t t = reg(d, w[0])->type;
+            fprintf(f, "%s = (%s)(", rn(d, w[0]), ty_name(t, b1));
+            operand(d, w[1], TY(t.s, 1));
+            fputc(')', f);
+            break;
+        }
+        case BCB_SWZ: {
+            ty_t at = reg(d, w[1])->type;
+            close = dest(d, w[0], TY(at.s, n));
+            fputs(rn(d, w[1]), f);
+            selector(d, w[2] | (uint64_t)w[3] << 32, n, at.n);
+            break;
+        }
+        case BCB_SWW: {
+            ty_t dt = reg(d, w[0])->type;
+            fputs(rn(d, w[0]), f);
+            selector(d, w[2] | (uint64_t)w[3] << 32, n, dt.n);
+            fputs(" = ", f);
+            operand(d, w[1], TY(dt.s, n));
+            break;
+        }
+        case BCB_AS:
+            fprintf(f, "%s = as_%s(%s)", rn(d, w[0]),
+                    ty_name(reg(d, w[0])->type, b1), rn(d, w[1]));
+            break;
+        case BCB_CVT: {
+            bi_desc bi = {0};
+            bi.kind = BI_CONVERT;
+            bi.type = TY(BC_CVT_DST(w[2]) < TY_NSCALAR ? BC_CVT_DST(w[2]) : 0, n);
+            bi.n = n, bi.sat = BC_CVT_SAT(w[2]);
+            bi.has_round = BC_CVT_SPELLED(w[2]);
+            bi.round = (enum rnd)BC_CVT_RND(w[2]);
+            fprintf(f, "%s = %s(%s)", rn(d, w[0]), bi_format(&bi, bn),
+                    rn(d, w[1]));
+            break;
+        }
+        case BCB_NEG:
+        case BCB_NOT:
+        case BCB_LNOT: {
+            ty_t t = op_type(d, op, n, (uint32_t[]){w[1], w[0]}, 2);
+            close = dest(d, w[0], base == BCB_LNOT ? signed_of(t) : t);
+            fputc(base == BCB_NEG ? '-' : base == BCB_NOT ? '~' : '!', f);
+            operand(d, w[1], t);
+            break;
+        }
+        case BCB_MAD: case BCB_FMA: case BCB_MIN: case BCB_MAX:
+        case BCB_CLAMP: case BCB_ABS: case BCB_FABS: case BCB_SELECT: {
+            unsigned na = strlen(bc_bases[base].operands) - 1;
+            ty_t t = op_type(d, op, n, (uint32_t[]){w[1], w[2], w[0]}, 3);
+            close = dest(d, w[0], base == BCB_ABS ? unsigned_of(t) : t);
+            fprintf(f, "%s(", fn);
+            for (unsigned i = 0; i < na; i++) {
+                if (i)
+                    fputs(", ", f);
+                ty_t ti = t;
+                if (base == BCB_SELECT && i == 2) {
+                    ti = reg(d, w[3])->type;
+                    if (ty_is_float((enum ty_scalar)ti.s))
+                        ti = signed_of(t);
+                }
+                operand(d, w[1 + i], ti);
+            }
+            fputc(')', f);
+            break;
+        }
+        case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ:
+        case BCB_LSZ: case BCB_NGRP: case BCB_GOFF:
+            fprintf(f, "%s = %s(%u)", rn(d, w[0]), fn, w[1]);
+            break;
+        case BCB_WDIM:
+            fprintf(f, "%s = %s()", rn(d, w[0]), fn);
+            break;
+        case BCB_LD: {
+            ty_t t = reg(d, w[1])->type;
+            close = dest(d, w[0], t);
+            fprintf(f, "%s[%s]", rn(d, w[1]), rn(d, w[2]));
+            break;
+        }
+        case BCB_ST:
+            fprintf(f, "%s[%s] = ", rn(d, w[0]), rn(d, w[1]));
+            operand(d, w[2], reg(d, w[0])->type);
+            break;
+        case BCB_VLOAD:
+            close = dest(d, w[0], TY(reg(d, w[2])->type.s, n));
+            fprintf(f, "vload%u(%s, %s)", n, rn(d, w[1]), rn(d, w[2]));
+            break;
+        case BCB_VSTORE:
+            fprintf(f, "vstore%u(", n);
+            operand(d, w[0], TY(reg(d, w[2])->type.s, n));
+            fprintf(f, ", %s, %s)", rn(d, w[1]), rn(d, w[2]));
+            break;
+        case BCB_VLDH: {
+            bi_desc bi = {0};
+            bi.kind = fl & BC_F_ALIGNED ? BI_VLOADA_HALF : BI_VLOAD_HALF;
+            bi.n = n;
+            fprintf(f, "%s = %s(%s, %s)", rn(d, w[0]), bi_format(&bi, bn),
+                    rn(d, w[1]), rn(d, w[2]));
+            break;
+        }
+        case BCB_VSTH: {
+            bi_desc bi = {0};
+            bi.kind = fl & BC_F_ALIGNED ? BI_VSTOREA_HALF : BI_VSTORE_HALF;
+            bi.n = n;
+            bi.round = (enum rnd)((fl & BC_F_RND) >> BC_F_RND_SHIFT);
+            bi.has_round = bi.round != RND_RTE;
+            fprintf(f, "%s(", bi_format(&bi, bn));
+            operand(d, w[0], TY(bc_ops[op].elem, n));
+            fprintf(f, ", %s, %s)", rn(d, w[1]), rn(d, w[2]));
+            break;
+        }
+        case BCB_PADD:
+            fprintf(f, "%s = %s + %s", rn(d, w[0]), rn(d, w[1]), rn(d, w[2]));
+            break;
+        case BCB_IF:
+        case BCB_BRKIF: {
+            ty_t t = reg(d, w[0])->type;
+            if (ty_is_float((enum ty_scalar)t.s) || t.n != 1)
+                t = unsigned_of(TY(t.s, 1));
+            fputs(base == BCB_IF ? "if " : fl & BC_F_NOT ? "break if !"
+                                                         : "break if ", f);
+            operand(d, w[0], t);
+            break;
+        }
+        case BCB_ELSE: fputs("else", f); break;
+        case BCB_ENDIF:
+        case BCB_ENDLOOP: fputs("end", f); break;
+        case BCB_LOOP: fputs("loop", f); break;
+        case BCB_BREAK: fputs("break", f); break;
+        case BCB_CONT: fputs("continue", f); break;
+        case BCB_RET: fputs(last ? "end" : "return", f); break;
+        case BCB_BARRIER:
+            if (!w[0])
+                fputs("barrier(0)", f);
+            else
+                fprintf(f, "barrier(%s%s%s)",
+                        w[0] & BC_FENCE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "",
+                        w[0] == (BC_FENCE_LOCAL | BC_FENCE_GLOBAL) ? " | " : "",
+                        w[0] & BC_FENCE_GLOBAL ? "CLK_GLOBAL_MEM_FENCE" : "");
+            break;
+        default:
+            fprintf(f, "; %s (no IR form)", bc_ops[op].name);
+            d->bad = -1;
+        }
+    }
+    if (close)
+        fputc(')', f);
+}
+
+/* ---- declarations ---- */
+
+static void const_value(D *d, const bc_reg *r)
+{
+    char b1[TY_NAME_MAX], lt[LIT_TEXT_MAX];
+    ty_t t = r->type;
+    unsigned es = ty_scalar_size((enum ty_scalar)t.s);
+    if ((uint64_t)r->arg + ty_sizeof(t) > d->m->nconst) {
+        fputs("0 ; bad constant pool offset", d->out);
+        d->bad = -1;
+        return;
+    }
+    const uint8_t *p = d->m->consts + r->arg;
+    unsigned n = t.n;
+    if (t.n > 1) {
+        fprintf(d->out, "(%s)(", ty_name(t, b1));
+        /* (float4)(1.0f) when every component is the same */
+        n = 1;
+        for (unsigned i = 1; i < t.n && n == 1; i++)
+            n = memcmp(p, p + i * es, es) ? t.n : 1;
+    }
+    for (unsigned i = 0; i < n; i++)
+        fprintf(d->out, "%s%s", i ? ", " : "",
+                lit_format((enum ty_scalar)t.s, lit_load(p + i * es,
+                                                         (enum ty_scalar)t.s),
+                           lt));
+    if (t.n > 1)
+        fputc(')', d->out);
+}
+
+static bool is_param_reg(const bc_kernel *k, uint32_t r)
+{
+    const bc_reg *g = &k->regs[r];
+    return g->init == BC_INIT_PARAM && g->arg < k->nparams &&
+           k->params[g->arg].reg == r;
+}
+
+static void declarations(D *d)
+{
+    const bc_kernel *k = d->k;
+    char b1[TY_NAME_MAX];
+    for (uint32_t i = 0; i < k->nregs; i++) {
+        const bc_reg *r = &k->regs[i];
+        if (is_param_reg(k, i))
+            continue;
+        indent(d, 0);
+        ty_name(r->type, b1);
+        if (r->kind == BC_REG_PTR) {
+            if (r->init == BC_INIT_ARRAY)
+                fprintf(d->out, "%s%s %s[%u]",
+                        r->space == BC_LOCAL ? "local " : "",
+                        b1, rn(d, i), r->arg);
+            else
+                fprintf(d->out, "%s %s%s *%s", space_name(r->space),
+                        r->flags & BC_REGF_CONSTPTR ? "const " : "", b1,
+                        rn(d, i));
+            if (r->init != BC_INIT_NONE && r->init != BC_INIT_ARRAY) {
+                fputs(" ; bad initialisation", d->out);
+                d->bad = -1;
+            }
+        } else if (r->init == BC_INIT_CONST) {
+            fprintf(d->out, "const %s %s = ", b1, rn(d, i));
+            const_value(d, r);
+        } else if (r->init == BC_INIT_PARAM) {
+            fprintf(d->out, "const %s %s = %s", b1, rn(d, i),
+                    r->arg < k->nparams ? rn(d, k->params[r->arg].reg)
+                                        : "?");
+        } else {
+            /* Consecutive plain registers of one type share a line. */
+            fprintf(d->out, "%s %s", b1, rn(d, i));
+            while (i + 1 < k->nregs && !is_param_reg(k, i + 1) &&
+                   k->regs[i + 1].kind == BC_REG_VALUE &&
+                   k->regs[i + 1].init == BC_INIT_NONE &&
+                   ty_eq(k->regs[i + 1].type, r->type))
+                fprintf(d->out, ", %s", rn(d, ++i));
+        }
+        newline(d);
+    }
+}
+
+static void header(D *d)
+{
+    const bc_kernel *k = d->k;
+    char b1[TY_NAME_MAX];
+    line_for(d, k->line);
+    fprintf(d->out, "kernel %s(", bc_str(d->m, k->name));
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        uint32_t ri = k->params[i].reg;
+        const bc_reg *r = reg(d, ri);
+        if (i)
+            fputs(", ", d->out);
+        if (r->kind == BC_REG_PTR)
+            fprintf(d->out, "%s %s%s *%s", space_name(r->space),
+                    r->flags & BC_REGF_CONSTPTR ? "const " : "",
+                    ty_name(r->type, b1), rn(d, ri));
+        else
+            fprintf(d->out, "%s %s", ty_name(r->type, b1), rn(d, ri));
+    }
+    fputc(')', d->out);
+    newline(d);
+}
+
+static void code(D *d)
+{
+    const bc_kernel *k = d->k;
+    unsigned depth = 0;
+    for (uint32_t pc = 0; pc < k->ncode;) {
+        uint32_t h = k->code[pc];
+        unsigned words = bc_ins_words(h);
+        if (!words || words > k->ncode - pc) {
+            fprintf(d->out, "; pc %u: %s\n", pc,
+                    words ? "truncated instruction" : "bad opcode");
+            d->vline++;
+            d->bad = -1;
+            return;
+        }
+        unsigned base = bc_ops[BC_OPCODE(h)].base;
+        bool last = pc + words == k->ncode && base == BCB_RET;
+        if (base == BCB_ELSE || base == BCB_ENDIF || base == BCB_ENDLOOP)
+            depth = depth ? depth - 1 : 0;
+        line_for(d, bc_line_of(k, pc));
+        /* Verbose: the statement goes to a string first, so that the
+         * comments line up. */
+        FILE *out = d->out;
+        char *text = NULL;
+        size_t tlen = 0;
+        if (d->flags & DIS_VERBOSE)
+            d->out = open_memstream(&text, &tlen);
+        if (!d->out)
+            d->out = out;
+        if (!last)
+            indent(d, depth);
+        statement(d, k->code + pc, last);
+        if (d->out != out) {
+            fclose(d->out);
+            d->out = out;
+            fputs(text ? text : "", out);
+            free(text);
+        }
+        if (d->flags & DIS_VERBOSE)
+            fprintf(out, "%*s; %-4u %-11s %s", tlen < 40 ? (int)(40 - tlen) : 2,
+                    "", pc, bc_ops[BC_OPCODE(h)].name, bc_bases[base].synopsis);
+        newline(d);
+        if (base == BCB_IF || base == BCB_ELSE || base == BCB_LOOP)
+            depth++;
+        pc += words;
+    }
+}
+
+static void quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\%03o", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int dis_module(const bc_module *m, FILE *out, unsigned flags)
+{
+    D d = {m, NULL, out, flags, 1, NULL, 0};
+    /* The source name first: the module records it, so it must read
+     * back; the first kernel's header line follows it. */
+    fprintf(out, "#line %u ", m->nkernels ? m->kernels[0].line : 1);
+    quoted(out, bc_str(m, m->source));
+    fputc('\n', out);
+    d.vline = m->nkernels ? m->kernels[0].line : 1;
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        d.k = &m->kernels[i];
+        if (i)
+            newline(&d);
+        if (!make_names(&d)) {
+            fprintf(out, "; out of memory\n");
+            d.bad = -1;
+        } else {
+            header(&d);
+            declarations(&d);
+            code(&d);
+        }
+        for (uint32_t r = 0; d.names && r < d.k->nregs; r++)
+            free(d.names[r]);
+        free(d.names);
+        d.names = NULL;
+    }
+    return d.bad;
+}

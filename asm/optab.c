@@ -1,0 +1,75 @@
+#include "optab.h"
+
+#include <string.h>
+
+/* The CLASS column, spelled: TC_BITS and TC_ARITH share one handler for
+ * signed and unsigned integers (the _B variants). */
+static const char *const classes[BCB_COUNT] = {
+#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = #CLASS,
+#include "opcodes.def"
+#undef OP
+};
+
+const char *op_class_name(enum bc_base base)
+{
+    return (unsigned)base < BCB_COUNT ? classes[base] : "?";
+}
+
+static bool class_has_bits(enum bc_base base)
+{
+    return !strcmp(classes[base], "TC_BITS") ||
+           !strcmp(classes[base], "TC_ARITH");
+}
+
+bool op_is_single(enum bc_base base)
+{
+    return !strcmp(classes[base], "TC_NONE");
+}
+
+bool op_is_bits(enum bc_op op)
+{
+    if ((unsigned)op >= BC_NOPS)
+        return false;
+    enum bc_base b = bc_ops[op].base;
+    return class_has_bits(b) && ty_scalar_kind(bc_ops[op].elem) == 'u';
+}
+
+int op_variant(enum bc_base base, enum ty_scalar s)
+{
+    int same = -1;
+    for (int op = 0; op < BC_NOPS; op++) {
+        if (bc_ops[op].base != base)
+            continue;
+        if (op_is_single(base) || bc_ops[op].elem == s)
+            return op;
+        if (op_is_bits((enum bc_op)op) &&
+            ty_scalar_size(bc_ops[op].elem) == ty_scalar_size(s))
+            same = op;
+    }
+    return same;
+}
+
+void op_write_md(FILE *out)
+{
+    fprintf(out, "| operation | variants | operands | types | synopsis |\n"
+                 "|---|---|---|---|---|\n");
+    for (int b = 0; b < BCB_COUNT; b++) {
+        const bc_baseinfo *bi = &bc_bases[b];
+        fprintf(out, "| `%s` | ", bi->name);
+        size_t nl = strlen(bi->name);
+        bool first = true;
+        for (int op = 0; op < BC_NOPS; op++) {
+            if (bc_ops[op].base != b)
+                continue;
+            const char *suf = bc_ops[op].name + nl;
+            fprintf(out, "%s%s", first ? "" : " ", *suf ? suf : "-");
+            first = false;
+        }
+        fprintf(out, " | `%s` | `%s` | ", *bi->operands ? bi->operands : "-",
+                *bi->types ? bi->types : "-");
+        /* '|' would end the table cell. */
+        for (const char *p = bi->synopsis; *p; p++)
+            fputs(*p == '|' ? "\\|" : (char[]){*p, 0}, out);
+        fprintf(out, " |\n");
+    }
+}

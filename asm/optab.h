@@ -1,0 +1,30 @@
+/* What the assembler and the disassembler need to know about opcodes
+ * beyond vm/bytecode.h: which variant of an operation serves an OpenCL
+ * type, and whether a variant is sign-agnostic. Derived from
+ * vm/opcodes.def, so it never goes stale. */
+#ifndef CLVM_OPTAB_H
+#define CLVM_OPTAB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "bytecode.h"
+
+/* The variant of base that runs on elements of type s: the exact element
+ * type if the base has one, else (for the sign-agnostic classes TC_BITS
+ * and TC_ARITH) the _B variant of the same size. -1 if none. */
+int op_variant(enum bc_base base, enum ty_scalar s);
+
+/* Is op a sign-agnostic (_B8.._B64) variant? */
+bool op_is_bits(enum bc_op op);
+
+/* Does the base stamp out one variant only (TC_NONE)? */
+bool op_is_single(enum bc_base base);
+
+/* The name of the class column ("TC_BITS"). */
+const char *op_class_name(enum bc_base base);
+
+/* Writes the opcode table of docs/ir.md (markdown, no markers). */
+void op_write_md(FILE *out);
+
+#endif

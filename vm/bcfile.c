@@ -1,0 +1,469 @@
+/* The .bc file format (docs/bytecode.md): writer, reader, file helpers.
+ *
+ * Every multi-byte field is little-endian and goes through get/put helpers,
+ * never through a host struct, so files are the same on every host. The
+ * reader trusts nothing: each offset, size and count is checked against the
+ * bytes that are really there, in 64-bit arithmetic, before anything is
+ * read or allocated; then bc_verify checks the meaning. */
+#include "bcfile.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fixed sizes of the file's records, in bytes. */
+enum {
+    HDR = 16,        /* magic, version, flags, section count */
+    SECENT = 12,     /* section table entry: id, offset, size */
+    KSEC = 8,        /* kernels section head: source, kernel count */
+    KREC = 24,       /* kernel record: name, line, 4 counts */
+    PREC = 8,        /* parameter: name, register */
+    RREC = 16,       /* register */
+    LREC = 8,        /* line entry: pc, line */
+    NSEC = 5,        /* sections this version writes */
+};
+
+static const uint32_t sec_ids[NSEC] = {
+#define X(E, id, name) BC_SEC_##E,
+    BC_SECTIONS(X)
+#undef X
+};
+
+const char *bc_section_name(uint32_t id)
+{
+    switch (id) {
+#define X(E, i, name) case BC_SEC_##E: return name;
+        BC_SECTIONS(X)
+#undef X
+    }
+    return NULL;
+}
+
+static void put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    put16(p, v);
+    put16(p + 2, v >> 16);
+}
+
+static uint32_t get16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return get16(p) | get16(p + 2) << 16;
+}
+
+/* ---- writer ---- */
+
+int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
+{
+    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0}, off[NSEC];
+    if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
+        (m->nkernels && !m->kernels))
+        return -1;
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        const bc_kernel *k = &m->kernels[i];
+        if ((k->nparams && !k->params) || (k->nregs && !k->regs) ||
+            (k->ncode && !k->code) || (k->nlines && !k->lines))
+            return -1;
+        size[2] += KREC + (uint64_t)k->nparams * PREC +
+                   (uint64_t)k->nregs * RREC;
+        size[3] += (uint64_t)k->ncode * 4;
+        size[4] += (uint64_t)k->nlines * LREC;
+    }
+    /* Sections start 4-aligned so code words are aligned in a mapped
+     * file; the file ends where the last section does. */
+    uint64_t end = HDR + NSEC * SECENT;
+    for (int s = 0; s < NSEC; s++) {
+        end = (end + 3) & ~(uint64_t)3;
+        off[s] = end;
+        end += size[s];
+    }
+    if (end > UINT32_MAX)
+        return -1;
+    uint8_t *b = calloc(1, (size_t)end), *p;
+    if (!b)
+        return -1;
+    memcpy(b, BC_MAGIC, 8);
+    put16(b + 8, BC_FORMAT_VERSION);
+    put16(b + 10, 0);
+    put32(b + 12, NSEC);
+    for (int s = 0; s < NSEC; s++) {
+        put32(b + HDR + s * SECENT, sec_ids[s]);
+        put32(b + HDR + s * SECENT + 4, (uint32_t)off[s]);
+        put32(b + HDR + s * SECENT + 8, (uint32_t)size[s]);
+    }
+    if (m->nstrings)
+        memcpy(b + off[0], m->strings, m->nstrings);
+    if (m->nconst)
+        memcpy(b + off[1], m->consts, m->nconst);
+    p = b + off[2];
+    put32(p, m->source);
+    put32(p + 4, m->nkernels);
+    p += KSEC;
+    uint8_t *code = b + off[3], *lines = b + off[4];
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        const bc_kernel *k = &m->kernels[i];
+        put32(p, k->name);
+        put32(p + 4, k->line);
+        put32(p + 8, k->nparams);
+        put32(p + 12, k->nregs);
+        put32(p + 16, k->ncode);
+        put32(p + 20, k->nlines);
+        p += KREC;
+        for (uint32_t j = 0; j < k->nparams; j++, p += PREC) {
+            put32(p, k->params[j].name);
+            put32(p + 4, k->params[j].reg);
+        }
+        for (uint32_t j = 0; j < k->nregs; j++, p += RREC) {
+            const bc_reg *r = &k->regs[j];
+            put32(p, r->name);
+            p[4] = r->type.s;
+            p[5] = r->type.n;
+            p[6] = r->kind;
+            p[7] = r->space;
+            p[8] = r->init;
+            p[9] = r->flags;
+            put16(p + 10, 0);
+            put32(p + 12, r->arg);
+        }
+        for (uint32_t j = 0; j < k->ncode; j++, code += 4)
+            put32(code, k->code[j]);
+        for (uint32_t j = 0; j < k->nlines; j++, lines += LREC) {
+            put32(lines, k->lines[j].pc);
+            put32(lines + 4, k->lines[j].line);
+        }
+    }
+    *buf = b;
+    *len = (size_t)end;
+    return 0;
+}
+
+/* ---- reader ---- */
+
+typedef struct {
+    const uint8_t *buf;
+    size_t len;
+    char *err;
+    size_t errlen;
+} rd;
+
+/* A section being consumed: [pos, end) of the file. */
+typedef struct {
+    size_t pos, end;
+    const char *name;
+} cur;
+
+static int rerr(rd *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int rerr(rd *r, const char *fmt, ...)
+{
+    if (r->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err, r->errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int oom(rd *r)
+{
+    return rerr(r, "out of memory");
+}
+
+/* A copy of n file bytes at pos, in *out (NULL when n is 0). */
+static int copy_out(rd *r, size_t pos, uint32_t n, uint8_t **out)
+{
+    if (n && !(*out = malloc(n)))
+        return oom(r);
+    if (n)
+        memcpy(*out, r->buf + pos, n);
+    return 0;
+}
+
+static bool left(const cur *c, uint64_t need)
+{
+    return need <= c->end - c->pos;
+}
+
+/* The kernels section and, through it, the code and line sections. */
+static int read_kernels(rd *r, bc_module *m, cur *kc, cur *cc, cur *lc)
+{
+    const uint8_t *b = r->buf;
+    uint32_t nk = 0;
+    if (kc->end != kc->pos) {   /* absent: no kernels, source "" */
+        if (!left(kc, KSEC))
+            return rerr(r, "section 'kernels' at 0x%zx is too short "
+                           "(%zu bytes, need %d)", kc->pos,
+                        kc->end - kc->pos, KSEC);
+        m->source = get32(b + kc->pos);
+        nk = get32(b + kc->pos + 4);
+        kc->pos += KSEC;
+    }
+    /* Never allocate for more records than the section could hold. */
+    if (!left(kc, (uint64_t)nk * KREC))
+        return rerr(r, "section 'kernels' at 0x%zx: %u kernels need at "
+                       "least %llu bytes, %zu left", kc->pos, nk,
+                    (unsigned long long)nk * KREC, kc->end - kc->pos);
+    if (nk && !(m->kernels = calloc(nk, sizeof *m->kernels)))
+        return oom(r);
+    m->nkernels = nk;
+    for (uint32_t i = 0; i < nk; i++) {
+        bc_kernel *k = &m->kernels[i];
+        size_t at = kc->pos;
+        if (!left(kc, KREC))
+            return rerr(r, "kernel %u at 0x%zx: record runs past the end "
+                           "of section 'kernels'", i, at);
+        const uint8_t *p = b + at;
+        k->name = get32(p);
+        k->line = get32(p + 4);
+        uint32_t np = get32(p + 8), nr = get32(p + 12);
+        uint32_t nc = get32(p + 16), nl = get32(p + 20);
+        kc->pos += KREC;
+        uint64_t need = (uint64_t)np * PREC + (uint64_t)nr * RREC;
+        if (!left(kc, need))
+            return rerr(r, "kernel %u at 0x%zx: %u params and %u registers "
+                           "need %llu bytes, section 'kernels' has %zu left",
+                        i, at, np, nr, (unsigned long long)need,
+                        kc->end - kc->pos);
+        if (!left(cc, (uint64_t)nc * 4))
+            return rerr(r, "kernel %u at 0x%zx: %u code words need %llu "
+                           "bytes, section 'code' has %zu left", i, at, nc,
+                        (unsigned long long)nc * 4, cc->end - cc->pos);
+        if (!left(lc, (uint64_t)nl * LREC))
+            return rerr(r, "kernel %u at 0x%zx: %u line entries need %llu "
+                           "bytes, section 'lines' has %zu left", i, at, nl,
+                        (unsigned long long)nl * LREC, lc->end - lc->pos);
+        if ((np && !(k->params = calloc(np, sizeof *k->params))) ||
+            (nr && !(k->regs = calloc(nr, sizeof *k->regs))) ||
+            (nc && !(k->code = calloc(nc, sizeof *k->code))) ||
+            (nl && !(k->lines = calloc(nl, sizeof *k->lines))))
+            return oom(r);
+        k->nparams = np, k->nregs = nr, k->ncode = nc, k->nlines = nl;
+        for (uint32_t j = 0; j < np; j++, kc->pos += PREC) {
+            k->params[j].name = get32(b + kc->pos);
+            k->params[j].reg = get32(b + kc->pos + 4);
+        }
+        for (uint32_t j = 0; j < nr; j++, kc->pos += RREC) {
+            bc_reg *g = &k->regs[j];
+            p = b + kc->pos;
+            g->name = get32(p);
+            g->type.s = p[4];
+            g->type.n = p[5];
+            g->kind = p[6];
+            g->space = p[7];
+            g->init = p[8];
+            g->flags = p[9];
+            g->arg = get32(p + 12);
+            if (get16(p + 10))
+                return rerr(r, "kernel %u register %u at 0x%zx: reserved "
+                               "bytes are not zero", i, j, kc->pos);
+        }
+        for (uint32_t j = 0; j < nc; j++, cc->pos += 4)
+            k->code[j] = get32(b + cc->pos);
+        for (uint32_t j = 0; j < nl; j++, lc->pos += LREC) {
+            k->lines[j].pc = get32(b + lc->pos);
+            k->lines[j].line = get32(b + lc->pos + 4);
+        }
+    }
+    /* Every byte of a known section belongs to something. */
+    const cur *all[3] = {kc, cc, lc};
+    for (int s = 0; s < 3; s++)
+        if (all[s]->pos != all[s]->end)
+            return rerr(r, "section '%s': %zu bytes at 0x%zx after the last "
+                           "kernel's data", all[s]->name,
+                        all[s]->end - all[s]->pos, all[s]->pos);
+    return 0;
+}
+
+/* A section's name for messages: known ones by name, others in hex. */
+static const char *sec_name(uint32_t id, char buf[16])
+{
+    const char *name = bc_section_name(id);
+    if (name)
+        return name;
+    snprintf(buf, 16, "0x%x", id);
+    return buf;
+}
+
+static int parse(rd *r, bc_module *m)
+{
+    const uint8_t *b = r->buf;
+    size_t len = r->len;
+    if (len < HDR)
+        return rerr(r, "file too short for a header (%zu bytes, need %d)",
+                    len, HDR);
+    if (memcmp(b, BC_MAGIC, 8) != 0)
+        return rerr(r, "bad magic (not a clvm bytecode file)");
+    if (get16(b + 8) != BC_FORMAT_VERSION)
+        return rerr(r, "unsupported format version %u (this clvm reads %d)",
+                    get16(b + 8), BC_FORMAT_VERSION);
+    if (get16(b + 10))
+        return rerr(r, "unknown header flags 0x%x at offset 0xa",
+                    get16(b + 10));
+    uint32_t nsec = get32(b + 12);
+    if (nsec > BC_MAX_SECTIONS)
+        return rerr(r, "%u sections (at most %d)", nsec, BC_MAX_SECTIONS);
+    size_t tab = HDR + (size_t)nsec * SECENT;
+    if (tab > len)
+        return rerr(r, "section table runs past end of file (%u entries "
+                       "end at 0x%zx, file %zu bytes)", nsec, tab, len);
+    cur sec[NSEC];
+    for (int s = 0; s < NSEC; s++)
+        sec[s] = (cur){0, 0, bc_section_name(sec_ids[s])};
+    bool seen[NSEC] = {false};
+    size_t end = tab;
+    for (uint32_t i = 0; i < nsec; i++) {
+        const uint8_t *e = b + HDR + i * SECENT;
+        uint32_t id = get32(e), off = get32(e + 4), size = get32(e + 8);
+        char nbuf[16], nbuf2[16];
+        const char *name = sec_name(id, nbuf);
+        if ((uint64_t)off + size > len)
+            return rerr(r, "section '%s' runs past end of file (offset "
+                           "0x%x, size %u, file %zu bytes)", name, off, size,
+                        len);
+        if (off < tab)
+            return rerr(r, "section '%s' at 0x%x overlaps the section table "
+                           "(which ends at 0x%zx)", name, off, tab);
+        /* Overlapping sections would let one byte mean two things. */
+        for (uint32_t j = 0; j < i; j++) {
+            const uint8_t *f = b + HDR + j * SECENT;
+            uint32_t o2 = get32(f + 4), s2 = get32(f + 8);
+            if (off < (uint64_t)o2 + s2 && o2 < (uint64_t)off + size)
+                return rerr(r, "section '%s' (0x%x, %u bytes) overlaps "
+                               "section '%s' (0x%x, %u bytes)", name, off,
+                            size, sec_name(get32(f), nbuf2), o2, s2);
+        }
+        if ((uint64_t)off + size > end)
+            end = (size_t)off + size;
+        int s = (int)id - 1;
+        if (id >= 1 && id <= NSEC) {
+            if (seen[s])
+                return rerr(r, "section '%s' appears twice", name);
+            seen[s] = true;
+            sec[s].pos = off;
+            sec[s].end = (size_t)off + size;
+        } else if (!(id & BC_SEC_OPTIONAL)) {
+            return rerr(r, "unknown section id 0x%x (required to read the "
+                           "file: from a newer clvm?)", id);
+        }
+    }
+    if (end != len)
+        return rerr(r, "%zu bytes after the last section (at 0x%zx)",
+                    len - end, end);
+    m->nstrings = (uint32_t)(sec[0].end - sec[0].pos);
+    m->nconst = (uint32_t)(sec[1].end - sec[1].pos);
+    uint8_t *strings = NULL;
+    if (copy_out(r, sec[0].pos, m->nstrings, &strings))
+        return -1;
+    m->strings = (char *)strings;
+    if (copy_out(r, sec[1].pos, m->nconst, &m->consts))
+        return -1;
+    return read_kernels(r, m, &sec[2], &sec[3], &sec[4]);
+}
+
+int bc_read(const uint8_t *buf, size_t len, bc_module *m, char *err,
+            size_t errlen)
+{
+    rd r = {buf, len, err, errlen};
+    memset(m, 0, sizeof *m);
+    if (errlen)
+        err[0] = 0;
+    if (parse(&r, m) || bc_verify(m, err, errlen)) {
+        bc_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- files ---- */
+
+static int ferr(char *err, size_t errlen, const char *path, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+static int ferr(char *err, size_t errlen, const char *path, const char *fmt,
+                ...)
+{
+    if (errlen) {
+        int w = snprintf(err, errlen, "%s: ", path);
+        if (w >= 0 && (size_t)w < errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + w, errlen - (size_t)w, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+int bc_load_file(const char *path, bc_module *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ferr(err, errlen, path, "%s", strerror(errno));
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            /* Offsets are 32-bit, so a bigger file cannot be valid. */
+            if (cap > UINT32_MAX) {
+                free(buf);
+                fclose(f);
+                return ferr(err, errlen, path, "file too large");
+            }
+            size_t ncap = cap ? cap * 2 : 65536;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return ferr(err, errlen, path, "out of memory");
+            }
+            buf = nb, cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return ferr(err, errlen, path, "read error");
+    }
+    char why[256];
+    int rc = bc_read(buf, len, m, why, sizeof why);
+    free(buf);
+    return rc ? ferr(err, errlen, path, "%s", why) : 0;
+}
+
+int bc_save_file(const char *path, const bc_module *m, char *err,
+                 size_t errlen)
+{
+    uint8_t *buf;
+    size_t len;
+    if (bc_write(m, &buf, &len))
+        return ferr(err, errlen, path, "cannot serialise the module");
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        free(buf);
+        return ferr(err, errlen, path, "%s", strerror(e));
+    }
+    bool ok = fwrite(buf, 1, len, f) == len;
+    int e = errno;
+    ok = (fclose(f) == 0) && ok;
+    free(buf);
+    return ok ? 0 : ferr(err, errlen, path, "write error: %s", strerror(e));
+}

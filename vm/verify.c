@@ -1,0 +1,674 @@
+/* The verifier: everything the interpreter trusts, checked once on load.
+ *
+ * It guards safety, not OpenCL typing: operand kinds, element sizes and
+ * component counts per the TYPES letters of vm/opcodes.def, the op-specific
+ * rules of the X letters, register declarations, and structured control
+ * flow with every jump exactly at its matching instruction. After it, the
+ * interpreter checks only memory bounds, alignment and barriers.
+ * docs/bytecode.md lists the rules; each check here has a test in
+ * tests/unit/test_verify.c that fails without it. */
+#include "bcfile.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+enum { NOPC = UINT32_MAX };
+
+typedef struct {
+    const bc_module *m;
+    const bc_kernel *k;   /* NULL at module level */
+    uint32_t ki;          /* index of k */
+    bool named;           /* k's name is a valid string */
+    uint32_t pc;          /* NOPC outside the code */
+    char *err;
+    size_t errlen;
+} vctx;
+
+static const char *const space_names[] = {
+#define X(E, n) #n,
+    BC_SPACES(X)
+#undef X
+};
+enum { NSPACE = sizeof space_names / sizeof space_names[0] };
+
+const char *bc_space_name(unsigned space)
+{
+    return space < NSPACE ? space_names[space] : "?";
+}
+
+static int verr(vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int verr(vctx *v, const char *fmt, ...)
+{
+    if (!v->errlen)
+        return -1;
+    int w = 0;
+    if (v->k && v->named)
+        w = snprintf(v->err, v->errlen, "kernel '%s'",
+                     v->m->strings + v->k->name);
+    else if (v->k)
+        w = snprintf(v->err, v->errlen, "kernel %u", v->ki);
+    if (v->k && v->pc != NOPC && w >= 0 && (size_t)w < v->errlen)
+        w += snprintf(v->err + w, v->errlen - (size_t)w, " pc %u", v->pc);
+    if (v->k && w >= 0 && (size_t)w < v->errlen)
+        w += snprintf(v->err + w, v->errlen - (size_t)w, ": ");
+    if (w >= 0 && (size_t)w < v->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->err + w, v->errlen - (size_t)w, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* "float4", or "global float*" for a pointer. Only for checked types. */
+static const char *desc(const bc_reg *r, char buf[40])
+{
+    char t[TY_NAME_MAX];
+    ty_name(r->type, t);
+    if (r->kind == BC_REG_PTR)
+        snprintf(buf, 40, "%s %s*", bc_space_name(r->space), t);
+    else
+        snprintf(buf, 40, "%s", t);
+    return buf;
+}
+
+/* what names the owner ("register 3: "), or is "" for the kernel. */
+static int check_str(vctx *v, uint32_t off, const char *what)
+{
+    if (off >= v->m->nstrings)
+        return verr(v, "%sname at string offset %u is out of range (%u "
+                       "bytes of strings)", what, off, v->m->nstrings);
+    return 0;
+}
+
+/* What every kernel relies on: strings that cannot run off their table. */
+static int check_module(vctx *v)
+{
+    const bc_module *m = v->m;
+    if (!m->nstrings || !m->strings)
+        return verr(v, "string table is empty (offset 0 must hold \"\")");
+    if (m->strings[0])
+        return verr(v, "string table does not start with \"\"");
+    if (m->strings[m->nstrings - 1])
+        return verr(v, "string table does not end with a NUL");
+    if (m->nkernels && !m->kernels)
+        return verr(v, "%u kernels but no kernel array", m->nkernels);
+    if (m->nconst && !m->consts)
+        return verr(v, "constant pool of %u bytes has no data", m->nconst);
+    return 0;
+}
+
+/* ---- registers and parameters ---- */
+
+static int check_reg(vctx *v, uint32_t ri, bc_facts *f)
+{
+    const bc_kernel *k = v->k;
+    const bc_reg *r = &k->regs[ri];
+    char d[40];
+    char what[32];
+    snprintf(what, sizeof what, "register %u: ", ri);
+    if (check_str(v, r->name, what))
+        return -1;
+    if (r->type.s >= TY_NSCALAR)
+        return verr(v, "register %u: bad element type %u", ri, r->type.s);
+    if (!ty_valid_width(r->type.n))
+        return verr(v, "register %u: %u components is not a vector width "
+                       "(1, 2, 3, 4, 8, 16)", ri, r->type.n);
+    if (r->kind > BC_REG_PTR)
+        return verr(v, "register %u: bad kind %u", ri, r->kind);
+    if (r->kind == BC_REG_PTR && r->space >= NSPACE)
+        return verr(v, "register %u: bad address space %u", ri, r->space);
+    if (r->kind == BC_REG_VALUE && r->space)
+        return verr(v, "register %u: a value register with address space "
+                       "%u (must be 0)", ri, r->space);
+    if (r->flags & ~(BC_REGF_TEMP | BC_REGF_CONSTPTR))
+        return verr(v, "register %u: unknown flags 0x%x", ri, r->flags);
+    if (r->kind == BC_REG_VALUE && (r->flags & BC_REGF_CONSTPTR))
+        return verr(v, "register %u: const-data flag on a value register",
+                    ri);
+    desc(r, d);
+    switch (r->init) {
+    case BC_INIT_NONE:
+        if (r->arg)
+            return verr(v, "register %u: no initial value, but arg %u "
+                           "(must be 0)", ri, r->arg);
+        return 0;
+    case BC_INIT_PARAM:
+        if (r->arg >= k->nparams)
+            return verr(v, "register %u: initialised from param %u, the "
+                           "kernel has %u", ri, r->arg, k->nparams);
+        if (k->params[r->arg].reg != ri)
+            return verr(v, "register %u: initialised from param %u, which "
+                           "names register %u", ri, r->arg,
+                        k->params[r->arg].reg);
+        if (r->kind == BC_REG_PTR && r->space == BC_PRIVATE)
+            return verr(v, "register %u: %s parameter (private pointers "
+                           "cannot be kernel arguments)", ri, d);
+        return 0;
+    case BC_INIT_CONST:
+        if (r->kind != BC_REG_VALUE)
+            return verr(v, "register %u: %s from the constant pool (only "
+                           "values can be)", ri, d);
+        if (r->arg > v->m->nconst ||
+            ty_sizeof(r->type) > v->m->nconst - r->arg)
+            return verr(v, "register %u: %s at pool offset %u runs past the "
+                           "constant pool (%u bytes)", ri, d, r->arg,
+                        v->m->nconst);
+        return 0;
+    case BC_INIT_ARRAY: {
+        if (r->kind != BC_REG_PTR ||
+            (r->space != BC_LOCAL && r->space != BC_PRIVATE))
+            return verr(v, "register %u: %s as an array (arrays are local "
+                           "or private pointers)", ri, d);
+        if (!r->arg)
+            return verr(v, "register %u: array of 0 elements", ri);
+        /* arg < 2^32 and sizeof <= 128: no overflow in 64 bits. */
+        uint64_t bytes = (uint64_t)r->arg * ty_sizeof(r->type);
+        bool local = r->space == BC_LOCAL;
+        uint64_t *total = local ? &f->local_bytes : &f->private_bytes;
+        uint64_t max = local ? BC_MAX_LOCAL : BC_MAX_PRIVATE;
+        if (bytes > max - *total)
+            return verr(v, "register %u: %s arrays reach %llu bytes (at "
+                           "most %llu per %s)", ri, bc_space_name(r->space),
+                        (unsigned long long)(*total + bytes),
+                        (unsigned long long)max,
+                        local ? "work-group" : "work-item");
+        *total += bytes;
+        return 0;
+    }
+    }
+    return verr(v, "register %u: bad init %u", ri, r->init);
+}
+
+static int check_decls(vctx *v, bc_facts *f)
+{
+    const bc_kernel *k = v->k;
+    if (k->nregs > BC_MAX_REGS)
+        return verr(v, "%u registers (at most %u)", k->nregs, BC_MAX_REGS);
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const bc_param *p = &k->params[i];
+        char what[32];
+        snprintf(what, sizeof what, "param %u: ", i);
+        if (check_str(v, p->name, what))
+            return -1;
+        if (p->reg >= k->nregs)
+            return verr(v, "param %u: register %u out of range (%u "
+                           "registers)", i, p->reg, k->nregs);
+        const bc_reg *r = &k->regs[p->reg];
+        if (r->init != BC_INIT_PARAM || r->arg != i)
+            return verr(v, "param %u: register %u is not initialised from "
+                           "param %u", i, p->reg, i);
+    }
+    for (uint32_t i = 0; i < k->nregs; i++)
+        if (check_reg(v, i, f))
+            return -1;
+    return 0;
+}
+
+/* ---- instructions ---- */
+
+/* The operand being checked, for messages. */
+typedef struct {
+    const char *op;     /* "ADD_F32" */
+    unsigned i;         /* 1-based operand position */
+    uint32_t ri;
+    const bc_reg *r;
+} opnd;
+
+static int bad(vctx *v, const opnd *o, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad(vctx *v, const opnd *o, const char *fmt, ...)
+{
+    char need[80], d[40];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(need, sizeof need, fmt, ap);
+    va_end(ap);
+    return verr(v, "%s operand %u: register %u is %s, needs %s", o->op, o->i,
+                o->ri, desc(o->r, d), need);
+}
+
+/* Checks a register operand against a TYPES letter, plus the internal
+ * letters V (value of the op's element size, any count), A (any value) and
+ * Q (any pointer) that the X rules use. */
+static int check_type(vctx *v, const opnd *o, char t, unsigned n,
+                      unsigned esz)
+{
+    const bc_reg *r = o->r;
+    unsigned rsz = ty_scalar_size((enum ty_scalar)r->type.s);
+    switch (t) {
+    case 'T': case 'M': case 'U': case 'K': case 'E': case 'C': case 'I':
+    case 'V': case 'A':
+        if (r->kind != BC_REG_VALUE)
+            return bad(v, o, "a value");
+        if (t != 'I' && t != 'A' && rsz != esz)
+            return bad(v, o, "%u-byte elements", esz);
+        if (strchr("TMUK", t) && r->type.n != n)
+            return bad(v, o, "%u component%s", n, n == 1 ? "" : "s");
+        if (strchr("ECI", t) && r->type.n != 1)
+            return bad(v, o, "a scalar");
+        if (t == 'I' && ty_is_float((enum ty_scalar)r->type.s))
+            return bad(v, o, "an integer");
+        return 0;
+    case 'P': case 'H': case 'Q':
+        if (r->kind != BC_REG_PTR)
+            return bad(v, o, "a pointer");
+        if (t == 'P' && rsz != esz)
+            return bad(v, o, "a pointer to %u-byte elements", esz);
+        if (t == 'H' && (r->type.s != TY_HALF || r->type.n != 1))
+            return bad(v, o, "a pointer to half");
+        return 0;
+    }
+    return 0;   /* X: the op's own rule; -: not a register */
+}
+
+/* Does n count components (else it must be 1)? */
+static bool has_n(unsigned base)
+{
+    return strpbrk(bc_bases[base].types, "TMUK") || base == BCB_AS ||
+           base == BCB_CVT || base == BCB_VLDH;
+}
+
+static unsigned used_flags(unsigned base)
+{
+    switch (base) {
+    case BCB_VLDH:  return BC_F_ALIGNED;
+    case BCB_VSTH:  return BC_F_ALIGNED | BC_F_RND;
+    case BCB_BRKIF: return BC_F_NOT;
+    }
+    return 0;
+}
+
+/* SWZ/SWW selectors: nibble k of z picks a component of the X side. */
+static int check_swizzle(vctx *v, const char *op, bool write, uint64_t z,
+                         unsigned n, const bc_reg *x)
+{
+    unsigned seen = 0;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned s = (unsigned)(z >> 4 * k) & 15;
+        if (s >= x->type.n)
+            return verr(v, "%s selector %u is %u, the %s has %u components",
+                        op, k, s, write ? "destination" : "source",
+                        x->type.n);
+        if (write && (seen >> s & 1))
+            return verr(v, "%s writes component %u twice", op, s);
+        seen |= 1u << s;
+    }
+    if (n < 16 && z >> 4 * n)
+        return verr(v, "%s: unused selector bits set (0x%016llx)", op,
+                    (unsigned long long)z);
+    return 0;
+}
+
+static int check_cvt(vctx *v, const char *op, uint32_t t, unsigned n,
+                     const bc_reg *d, const bc_reg *a)
+{
+    char buf[TY_NAME_MAX];
+    unsigned dst = BC_CVT_DST(t), src = BC_CVT_SRC(t), rnd = BC_CVT_RND(t);
+    if (t >> 20)
+        return verr(v, "%s: unused conversion-word bits 0x%x", op,
+                    t & ~0xfffffu);
+    if (dst >= TY_NSCALAR || src >= TY_NSCALAR)
+        return verr(v, "%s: bad scalar type %u in the conversion word", op,
+                    dst >= TY_NSCALAR ? dst : src);
+    if (dst != d->type.s)
+        return verr(v, "%s: converts to %s, the destination is %s", op,
+                    ty_scalar_name((enum ty_scalar)dst), ty_name(d->type, buf));
+    if (src != a->type.s)
+        return verr(v, "%s: converts from %s, the source is %s", op,
+                    ty_scalar_name((enum ty_scalar)src), ty_name(a->type, buf));
+    if (d->type.n != n || a->type.n != n)
+        return verr(v, "%s: n = %u, but converts %u to %u components", op, n,
+                    a->type.n, d->type.n);
+    if (!cv_legal((enum ty_scalar)dst, BC_CVT_SAT(t)))
+        return verr(v, "%s: _sat needs an integer destination", op);
+    /* dis prints no suffix for an unspelled mode, so it must be the one
+     * a name without a suffix means, or the bytes would not round-trip. */
+    enum rnd def = cv_default_round((enum ty_scalar)dst);
+    if (!BC_CVT_SPELLED(t) && rnd != def)
+        return verr(v, "%s: rounding %s is not spelled, but a name without "
+                       "one means %s", op, rnd_name((enum rnd)rnd),
+                    rnd_name(def));
+    return 0;
+}
+
+/* One instruction at ins (its words are all present). */
+static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
+{
+    const bc_kernel *k = v->k;
+    uint32_t h = ins[0];
+    unsigned opc = BC_OPCODE(h), n = BC_N(h), fl = BC_FLAGS(h);
+    const bc_opinfo *oi = &bc_ops[opc];
+    const bc_baseinfo *bi = &bc_bases[oi->base];
+    const char *op = oi->name;
+    unsigned esz = ty_scalar_size((enum ty_scalar)oi->elem);
+    if (has_n(oi->base) ? !ty_valid_width(n) : n != 1)
+        return verr(v, "%s: n = %u, must be %s", op, n,
+                    has_n(oi->base) ? "1, 2, 3, 4, 8 or 16" : "1");
+    if (fl & ~used_flags(oi->base))
+        return verr(v, "%s: unused flag bits 0x%x", op,
+                    fl & ~used_flags(oi->base));
+    /* Operand words, and the register each register letter names. */
+    const bc_reg *reg[8] = {NULL};
+    uint32_t word[8];
+    const uint32_t *w = ins + 1;
+    for (unsigned i = 0; bi->operands[i]; w += bi->operands[i] == 'z' ? 2 : 1,
+                  i++) {
+        char l = bi->operands[i];
+        word[i] = *w;
+        if (!strchr("dabcpo", l))
+            continue;
+        opnd o = {op, i + 1, *w, NULL};
+        if (*w >= k->nregs)
+            return verr(v, "%s operand %u: register %u out of range (%u "
+                           "registers)", op, i + 1, *w, k->nregs);
+        o.r = reg[i] = &k->regs[*w];
+        if (check_type(v, &o, bi->types[i], n, esz))
+            return -1;
+        if (l == 'd' && (o.r->init == BC_INIT_CONST ||
+                         o.r->init == BC_INIT_ARRAY))
+            return verr(v, "%s operand %u: register %u is %s, it cannot be "
+                           "written", op, i + 1, *w,
+                        o.r->init == BC_INIT_CONST ? "a constant"
+                                                   : "an array");
+    }
+    /* Constant data is read-only: `constant` space or const-qualified. */
+    int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
+                                      oi->base == BCB_VSTH ? 2 : -1;
+    if (sp >= 0 && (reg[sp]->space == BC_CONSTANT ||
+                    (reg[sp]->flags & BC_REGF_CONSTPTR)))
+        return verr(v, "%s: stores through register %u, a pointer to %s "
+                       "data", op, word[sp],
+                    reg[sp]->space == BC_CONSTANT ? "constant" : "const");
+#define OPND(i) (&(opnd){op, (i) + 1, word[i], reg[i]})
+    switch (oi->base) {
+    case BCB_SWZ:
+    case BCB_SWW: {
+        bool wr = oi->base == BCB_SWW;
+        unsigned x = wr ? 0 : 1;
+        if (check_type(v, OPND(x), 'V', n, esz))
+            return -1;
+        return check_swizzle(v, op, wr, ins[3] | (uint64_t)ins[4] << 32, n,
+                             reg[x]);
+    }
+    case BCB_AS: {
+        char d1[40], d2[40];
+        if (check_type(v, OPND(0), 'A', n, esz) ||
+            check_type(v, OPND(1), 'A', n, esz))
+            return -1;
+        if (ty_sizeof(reg[0]->type) != ty_sizeof(reg[1]->type))
+            return verr(v, "%s: as_type between different sizes (%s is %zu "
+                           "bytes, %s is %zu)", op, desc(reg[0], d1),
+                        ty_sizeof(reg[0]->type), desc(reg[1], d2),
+                        ty_sizeof(reg[1]->type));
+        if (reg[0]->type.n != n)
+            return verr(v, "%s: n = %u, the destination has %u components",
+                        op, n, reg[0]->type.n);
+        return 0;
+    }
+    case BCB_CVT:
+        if (check_type(v, OPND(0), 'A', n, esz) ||
+            check_type(v, OPND(1), 'A', n, esz))
+            return -1;
+        return check_cvt(v, op, ins[3], n, reg[0], reg[1]);
+    case BCB_VLDH:
+        if (reg[0]->kind != BC_REG_VALUE || reg[0]->type.s != TY_FLOAT ||
+            reg[0]->type.n != n) {
+            char want[TY_NAME_MAX];
+            return bad(v, OPND(0), "%s",
+                       ty_name((ty_t){TY_FLOAT, (uint8_t)n}, want));
+        }
+        return 0;
+    case BCB_PADD: {
+        char d1[40], d2[40];
+        if (check_type(v, OPND(0), 'Q', n, esz) ||
+            check_type(v, OPND(1), 'Q', n, esz))
+            return -1;
+        if (!ty_eq(reg[0]->type, reg[1]->type) ||
+            reg[0]->space != reg[1]->space)
+            return verr(v, "%s: register %u is %s, register %u is %s (the "
+                           "pointer types must be equal)", op, word[0],
+                        desc(reg[0], d1), word[1], desc(reg[1], d2));
+        if ((reg[1]->flags & BC_REGF_CONSTPTR) &&
+            !(reg[0]->flags & BC_REGF_CONSTPTR))
+            return verr(v, "%s: register %u points to const data, register "
+                           "%u does not", op, word[1], word[0]);
+        return 0;
+    }
+    case BCB_LD:
+    case BCB_ST: {
+        unsigned pi = oi->base == BCB_LD ? 1 : 0;
+        if (reg[pi]->type.n != n)
+            return bad(v, OPND(pi), "a pointer to %u components", n);
+        return 0;
+    }
+    case BCB_VLOAD:
+    case BCB_VSTORE: {
+        if (n == 1)
+            return verr(v, "%s: n = 1, vloadN and vstoreN need 2, 3, 4, 8 "
+                           "or 16", op);
+        if (reg[2]->type.n != 1)
+            return bad(v, OPND(2), "a pointer to scalars");
+        return 0;
+    }
+    case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ: case BCB_LSZ:
+    case BCB_NGRP: case BCB_GOFF: case BCB_WDIM:
+        if (esz < 4)
+            return verr(v, "%s: work-item functions give size_t, written to "
+                           "32- or 64-bit registers", op);
+        if (oi->base != BCB_WDIM && word[1] > 2)
+            return verr(v, "%s: dimension %u out of range (0, 1 or 2)", op,
+                        word[1]);
+        return 0;
+    case BCB_BARRIER:
+        if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
+            return verr(v, "%s: unknown fence flags 0x%x", op,
+                        word[0] & ~(uint32_t)(BC_FENCE_LOCAL |
+                                              BC_FENCE_GLOBAL));
+        f->barrier = true;
+        return 0;
+    default:
+        return 0;
+    }
+#undef OPND
+    return 0;
+}
+
+/* ---- control flow ---- */
+
+typedef struct {
+    uint32_t pc;      /* of the IF, ELSE or LOOP */
+    uint32_t j;       /* its jump target, checked when the block closes */
+    unsigned base;
+} blk;
+
+/* The opener at top jumps to j; the matching instruction is at pc. */
+static int check_jump(vctx *v, const blk *top, uint32_t pc, const char *what)
+{
+    if (top->j == pc)
+        return 0;
+    v->pc = top->pc;
+    return verr(v, "jump target %u is not the matching %s (pc %u)", top->j,
+                what, pc);
+}
+
+static int check_code(vctx *v, bc_facts *f)
+{
+    const bc_kernel *k = v->k;
+    /* Every opener is at least 2 words, so at most ncode/2 are open. */
+    blk *st = malloc(sizeof *st * (k->ncode / 2 + 1));
+    uint32_t depth = 0, loops = 0, words = 0, last = 0;
+    int rc = 0;
+    if (!st)
+        return verr(v, "out of memory");
+    for (uint32_t pc = 0; pc < k->ncode && !rc; pc += words) {
+        const uint32_t *ins = k->code + pc;
+        unsigned opc = BC_OPCODE(ins[0]);
+        v->pc = pc;
+        if (opc >= BC_NOPS) {
+            rc = verr(v, "bad opcode %u", opc);
+            break;
+        }
+        words = bc_ins_words(ins[0]);
+        if (words > k->ncode - pc) {
+            rc = verr(v, "%s needs %u words, the code has %u left",
+                      bc_ops[opc].name, words, k->ncode - pc);
+            break;
+        }
+        if ((rc = check_ins(v, ins, f)))
+            break;
+        unsigned base = bc_ops[opc].base;
+        blk *top = depth ? &st[depth - 1] : NULL;
+        last = base;
+        switch (base) {
+        case BCB_IF:
+        case BCB_LOOP:
+            st[depth++] = (blk){pc, ins[base == BCB_IF ? 2 : 1], base};
+            loops += base == BCB_LOOP;
+            if (depth > f->depth)
+                f->depth = depth;
+            if (loops > f->loop_depth)
+                f->loop_depth = loops;
+            break;
+        case BCB_ELSE:
+            if (!top || top->base != BCB_IF)
+                rc = verr(v, "ELSE without a matching IF");
+            else if (!(rc = check_jump(v, top, pc, "ELSE")))
+                *top = (blk){pc, ins[1], BCB_ELSE};
+            break;
+        case BCB_ENDIF:
+            if (!top || top->base == BCB_LOOP)
+                rc = verr(v, "ENDIF without a matching IF");
+            else if (!(rc = check_jump(v, top, pc, "ENDIF")))
+                depth--;
+            break;
+        case BCB_ENDLOOP:
+            if (!top || top->base != BCB_LOOP)
+                rc = verr(v, "ENDLOOP without a matching LOOP");
+            else if (!(rc = check_jump(v, top, pc, "ENDLOOP"))) {
+                uint32_t body = top->pc + bc_ins_words(k->code[top->pc]);
+                if (ins[1] != body)
+                    rc = verr(v, "jump target %u is not the start of the "
+                                 "loop body (pc %u)", ins[1], body);
+                depth--, loops--;
+            }
+            break;
+        case BCB_BRKIF:
+        case BCB_BREAK:
+        case BCB_CONT:
+            if (!loops)
+                rc = verr(v, "%s outside a loop", bc_ops[opc].name);
+            break;
+        }
+    }
+    if (!rc && depth) {
+        v->pc = st[depth - 1].pc;
+        rc = verr(v, "%s is never closed", bc_bases[st[depth - 1].base].name);
+    }
+    free(st);
+    if (rc)
+        return rc;
+    v->pc = NOPC;
+    /* Falling off the end would run past the code: the last instruction
+     * ends the work-item (and, being last, closes nothing). */
+    if (!k->ncode || last != BCB_RET)
+        return verr(v, "the code does not end with RET");
+    return 0;
+}
+
+static int check_lines(vctx *v)
+{
+    const bc_kernel *k = v->k;
+    uint32_t pc = 0;
+    for (uint32_t i = 0; i < k->nlines; i++) {
+        uint32_t lp = k->lines[i].pc;
+        if (i && lp <= k->lines[i - 1].pc)
+            return verr(v, "line table entry %u: pc %u does not follow pc %u "
+                           "(entries are sorted by pc)", i, lp,
+                        k->lines[i - 1].pc);
+        if (lp >= k->ncode)
+            return verr(v, "line table entry %u: pc %u is past the code (%u "
+                           "words)", i, lp, k->ncode);
+        while (pc < lp)
+            pc += bc_ins_words(k->code[pc]);
+        if (pc != lp)
+            return verr(v, "line table entry %u: pc %u is inside an "
+                           "instruction", i, lp);
+    }
+    return 0;
+}
+
+static int check_kernel(vctx *v, uint32_t ki, bc_facts *f)
+{
+    const bc_kernel *k = &v->m->kernels[ki];
+    v->k = k, v->ki = ki, v->named = false, v->pc = NOPC;
+    memset(f, 0, sizeof *f);
+    if (check_str(v, k->name, ""))
+        return -1;
+    if (!v->m->strings[k->name])
+        return verr(v, "empty kernel name");
+    v->named = true;
+    if ((k->nparams && !k->params) || (k->nregs && !k->regs) ||
+        (k->ncode && !k->code) || (k->nlines && !k->lines))
+        return verr(v, "a count without its array");
+    if (check_decls(v, f) || check_code(v, f) || check_lines(v))
+        return -1;
+    return 0;
+}
+
+int bc_verify_kernel(const bc_module *m, uint32_t k, bc_facts *f, char *err,
+                     size_t errlen)
+{
+    vctx v = {m, NULL, 0, false, NOPC, err, errlen};
+    bc_facts tmp;
+    if (check_module(&v))
+        return -1;
+    if (k >= m->nkernels)
+        return verr(&v, "no kernel %u (the module has %u)", k, m->nkernels);
+    return check_kernel(&v, k, f ? f : &tmp);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    const char *const *x = a, *const *y = b;
+    return strcmp(*x, *y);
+}
+
+int bc_verify(const bc_module *m, char *err, size_t errlen)
+{
+    vctx v = {m, NULL, 0, false, NOPC, err, errlen};
+    bc_facts f;
+    if (errlen)
+        err[0] = 0;
+    if (check_module(&v))
+        return -1;
+    if (m->source >= m->nstrings)
+        return verr(&v, "source file name at string offset %u is out of "
+                        "range (%u bytes of strings)", m->source,
+                    m->nstrings);
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        if (check_kernel(&v, i, &f))
+            return -1;
+    /* Kernels are chosen by name, so names are unique. Sorting makes
+     * this O(n log n) for files with many kernels. */
+    if (m->nkernels < 2)
+        return 0;
+    const char **names = malloc(sizeof *names * m->nkernels);
+    v.k = NULL;
+    if (!names)
+        return verr(&v, "out of memory");
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        names[i] = m->strings + m->kernels[i].name;
+    qsort(names, m->nkernels, sizeof *names, cmp_str);
+    int rc = 0;
+    for (uint32_t i = 1; i < m->nkernels && !rc; i++)
+        if (!strcmp(names[i - 1], names[i]))
+            rc = verr(&v, "two kernels are named '%s'", names[i]);
+    free(names);
+    return rc;
+}
