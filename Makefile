@@ -79,7 +79,8 @@ demo: $(BUILD)/demo
 	$(BUILD)/demo
 
 # Debian packages the build and the tests need (run as root or with sudo).
-DEPS := build-essential clang libffi-dev libedit-dev pkg-config
+DEPS := build-essential clang libffi-dev libedit-dev pkg-config \
+        pocl-opencl-icd ocl-icd-opencl-dev
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
