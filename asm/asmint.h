@@ -326,11 +326,9 @@ void stmt_line(A *a);            /* the current line's tokens */
 void stmt_finish(A *a);          /* end of input */
 
 /* A BC_INIT_PARAM register wider than its scalar parameter broadcasts it
- * with no instruction per use. Off until vm/verify.c accepts registers
- * initialised from a parameter that are not the parameter's own;
- * meanwhile uniform operands are SPLAT. */
+ * with no instruction per use (0: SPLAT per use instead). */
 #ifndef ASM_PARAM_BCAST
-#define ASM_PARAM_BCAST 0
+#define ASM_PARAM_BCAST 1
 #endif
 
 /* Out of memory: reported once, as an error. */

@@ -24,6 +24,17 @@ const char *vm_trap_name(enum vm_trapkind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
+/* snprintf for messages, where cutting a long one short is fine (and gcc
+ * need not warn that it may happen). */
+static void __attribute__((format(printf, 3, 4)))
+put(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 void vm_trap_set(vm_trap *t, enum vm_trapkind kind, const char *fmt, ...)
 {
     char detail[200];
@@ -34,8 +45,7 @@ void vm_trap_set(vm_trap *t, enum vm_trapkind kind, const char *fmt, ...)
     memset(t, 0, sizeof *t);
     t->kind = kind;
     t->param = -1;
-    snprintf(t->msg, sizeof t->msg, "trap: %s: %s", vm_trap_name(kind),
-             detail);
+    put(t->msg, sizeof t->msg, "trap: %s: %s", vm_trap_name(kind), detail);
 }
 
 /* ------------------------------------------------------------------ */
@@ -132,7 +142,7 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
                  char *buf, size_t len)
 {
     if (pc >= k->ncode || !bc_ins_words(k->code[pc])) {
-        snprintf(buf, len, "end of kernel");
+        put(buf, len, "end of kernel");
         return;
     }
     uint32_t h = k->code[pc], op = BC_OPCODE(h);
@@ -143,10 +153,10 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
         char tmp[BI_NAME_MAX + 24];
         const char *s = tmp;
         switch (*l) {
-        case 'j': snprintf(tmp, sizeof tmp, "@%u", *w); break;
-        case 'i': snprintf(tmp, sizeof tmp, "%u", *w); break;
+        case 'j': put(tmp, sizeof tmp, "@%u", *w); break;
+        case 'i': put(tmp, sizeof tmp, "%u", *w); break;
         case 'z':
-            snprintf(tmp, sizeof tmp, "0x%llx",
+            put(tmp, sizeof tmp, "0x%llx",
                      (unsigned long long)(w[0] | (uint64_t)w[1] << 32));
             w++;
             break;
@@ -170,9 +180,9 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
 static void fmt_addr(char *buf, size_t len, uint64_t a)
 {
     if (a > INT64_MAX)
-        snprintf(buf, len, "-%llu", (unsigned long long)(0 - a));
+        put(buf, len, "-%llu", (unsigned long long)(0 - a));
     else
-        snprintf(buf, len, "%llu", (unsigned long long)a);
+        put(buf, len, "%llu", (unsigned long long)a);
 }
 
 static void buf_name(const vm_prog *P, uint32_t b, char *buf, size_t len)
@@ -180,12 +190,12 @@ static void buf_name(const vm_prog *P, uint32_t b, char *buf, size_t len)
     const vm_bufinfo *bi = &P->bufs[b];
     const char *name = bc_str(P->m, P->k->regs[bi->reg].name);
     if (b == 0)
-        snprintf(buf, len, "no buffer (a pointer never set)");
+        put(buf, len, "no buffer (a pointer never set)");
     else if (bi->param >= 0)
-        snprintf(buf, len, "buffer '%s' (%llu bytes)", name,
+        put(buf, len, "buffer '%s' (%llu bytes)", name,
                  (unsigned long long)bi->size);
     else
-        snprintf(buf, len, "%s array '%s' (%llu bytes)",
+        put(buf, len, "%s array '%s' (%llu bytes)",
                  bi->space == BC_LOCAL ? "local" : "private", name,
                  (unsigned long long)bi->size);
 }
@@ -211,9 +221,9 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
     char detail[256] = "", where[64], ins[96];
     const char *src = bc_str(P->m, P->m->source);
     if (t->line)
-        snprintf(where, sizeof where, "%.40s:%u", *src ? src : "?", t->line);
+        put(where, sizeof where, "%.40s:%u", *src ? src : "?", t->line);
     else
-        snprintf(where, sizeof where, "pc %u", t->pc);
+        put(where, sizeof where, "pc %u", t->pc);
     vm_ins_text(P->m, k, t->pc, ins, sizeof ins);
 
     if (t->kind == VM_TRAP_BOUNDS || t->kind == VM_TRAP_ALIGN) {
@@ -227,9 +237,9 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
         fmt_addr(a1, sizeof a1, f->addr + f->len - 1);
         buf_name(P, f->buf, bn, sizeof bn);
         if (t->kind == VM_TRAP_BOUNDS)
-            snprintf(detail, sizeof detail, "bytes %s..%s of %s", a0, a1, bn);
+            put(detail, sizeof detail, "bytes %s..%s of %s", a0, a1, bn);
         else
-            snprintf(detail, sizeof detail, "bytes %s..%s of %s: not "
+            put(detail, sizeof detail, "bytes %s..%s of %s: not "
                      "%llu-byte aligned", a0, a1, bn,
                      (unsigned long long)f->align);
     } else if (t->kind == VM_TRAP_BARRIER) {
@@ -240,20 +250,20 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
                          (unsigned long long)g[1], (unsigned long long)g[2]);
         uint32_t oline = bc_line_of(k, f->other_pc);
         if (f->barwhy == VM_BAR_FINISHED)
-            snprintf(detail + n, sizeof detail - n, "finished without it");
+            put(detail + n, sizeof detail - n, "finished without it");
         else if (f->barwhy == VM_BAR_ELSEWHERE && oline)
-            snprintf(detail + n, sizeof detail - n, "waits at the barrier "
+            put(detail + n, sizeof detail - n, "waits at the barrier "
                      "of line %u", oline);
         else if (f->barwhy == VM_BAR_ELSEWHERE)
-            snprintf(detail + n, sizeof detail - n, "waits at the barrier "
+            put(detail + n, sizeof detail - n, "waits at the barrier "
                      "at pc %u", f->other_pc);
         else
-            snprintf(detail + n, sizeof detail - n, "did not arrive");
+            put(detail + n, sizeof detail - n, "did not arrive");
     } else if (t->kind == VM_TRAP_STEPS) {
-        snprintf(detail, sizeof detail, "its warp ran %llu instructions",
+        put(detail, sizeof detail, "its warp ran %llu instructions",
                  (unsigned long long)w->steps);
     }
-    snprintf(t->msg, sizeof t->msg, "trap: %s in kernel '%.40s' at %s: %s: "
+    put(t->msg, sizeof t->msg, "trap: %s in kernel '%.40s' at %s: %s: "
              "work-item (%llu,%llu,%llu)%s%s", vm_trap_name(t->kind),
              bc_str(P->m, k->name), where, ins,
              (unsigned long long)t->gid[0], (unsigned long long)t->gid[1],

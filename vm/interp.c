@@ -750,7 +750,7 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
             nz_[l] = c_[l] != 0;                                            \
         for (uint32_t l = W; l < ((W + 7) & ~7u); l++)                      \
             nz_[l] = 0;                                                     \
-        for (uint32_t g = 0; g < W; g += 8)                                 \
+        for (uint32_t g = 0; g < W && g < VM_MAXW; g += 8)                  \
             v |= (le_load(nz_ + g, 8) * 0x0102040810204080u >> 56) << g;    \
     }
 /* Lanes that leave the innermost loop (break or continue) leave the IF
@@ -1133,9 +1133,13 @@ static bool layout(vm_prog *p, const uint8_t *written, vm_trap *t)
         for (unsigned r = 0; r < rows; r++) {
             uint64_t v;
             if (g->init == BC_INIT_PARAM) {
-                /* host order already: the register's own bytes */
+                /* host order already: the parameter's own bytes. A wider
+                 * register of a scalar parameter (the assembler's uniform
+                 * broadcast) repeats its one element in every row. */
+                const bc_reg *pr = &k->regs[k->params[g->arg].reg];
+                unsigned src = pr->type.n == 1 ? 0 : r;
                 uint8_t e[8];
-                memcpy(e, p->args[g->arg].data + r * es, es);
+                memcpy(e, p->args[g->arg].data + src * es, es);
                 for (uint32_t l = 0; l < W; l++)
                     memcpy(d + ((size_t)r * W + l) * es, e, es);
                 continue;

@@ -142,10 +142,18 @@ static int check_reg(vctx *v, uint32_t ri, bc_facts *f)
         if (r->arg >= k->nparams)
             return verr(v, "register %u: initialised from param %u, the "
                            "kernel has %u", ri, r->arg, k->nparams);
-        if (k->params[r->arg].reg != ri)
-            return verr(v, "register %u: initialised from param %u, which "
-                           "names register %u", ri, r->arg,
-                        k->params[r->arg].reg);
+        if (k->params[r->arg].reg != ri) {
+            /* A copy or broadcast of a value parameter (the assembler's
+             * uniform operands): its type, or a vector of its scalar. */
+            const bc_reg *p = &k->regs[k->params[r->arg].reg];
+            if (p->kind != BC_REG_VALUE || r->kind != BC_REG_VALUE ||
+                !(ty_eq(p->type, r->type) ||
+                  (p->type.n == 1 && p->type.s == r->type.s)))
+                return verr(v, "register %u: initialised from param %u, "
+                               "which names register %u, not a value it "
+                               "can broadcast", ri, r->arg,
+                            k->params[r->arg].reg);
+        }
         if (r->kind == BC_REG_PTR && r->space == BC_PRIVATE)
             return verr(v, "register %u: %s parameter (private pointers "
                            "cannot be kernel arguments)", ri, d);

@@ -499,9 +499,16 @@ static void register_param_init(void)
     K()->regs[b].init = BC_INIT_PARAM;
     K()->regs[b].arg = 1;
     BAD("register 1: initialised from param 1, the kernel has 1");
-    /* A second register claiming param 0, which names the first. */
+    /* A second register from param 0: a copy or a broadcast of the
+     * scalar is fine (the assembler's uniform operands), another type is
+     * not. */
     K()->regs[b].arg = 0;
-    BAD("register 1: initialised from param 0, which names register 0");
+    OK();
+    K()->regs[b].type.n = 4;
+    OK();
+    K()->regs[b].type.s = TY_FLOAT;
+    BAD("register 1: initialised from param 0, which names register 0, "
+        "not a value it can broadcast");
     /* Pointer parameters: global, constant and local, never private. */
     begin();
     uint32_t p = ptr(BC_GLOBAL, "float4");
