@@ -466,9 +466,6 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     }
     case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ: case BCB_LSZ:
     case BCB_NGRP: case BCB_GOFF: case BCB_WDIM:
-        if (esz < 4)
-            return verr(v, "%s: work-item functions give size_t, written to "
-                           "32- or 64-bit registers", op);
         if (oi->base != BCB_WDIM && word[1] > 2)
             return verr(v, "%s: dimension %u out of range (0, 1 or 2)", op,
                         word[1]);
