@@ -64,8 +64,16 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
 $(BUILD)/exhaustive: tests/exhaustive.c $(TLIB_SRC) $(LIB)
 	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g $^ $(LDLIBS) -o $@
 
+# The tests also run the switch-dispatch interpreter (build/switch).
+ifeq ($(DISPATCH),switch)
 test: all
 	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(BUILD)
+else
+SWITCH_BUILD = $(BUILD)-switch
+test: all
+	@$(MAKE) -s DISPATCH=switch BUILD=$(SWITCH_BUILD) all
+	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(BUILD) $(SWITCH_BUILD)
+endif
 
 sanitize:
 	$(MAKE) BUILD=build/san OPT="-O1" \

@@ -2,8 +2,11 @@
 # Runs every test suite and adds up their summary lines. Each suite prints
 # "NAME: N passed, N failed, N skipped" last; a suite that crashes or
 # prints no summary counts as one failure.
-# usage: tests/run.sh BUILD_DIR
+# usage: tests/run.sh BUILD_DIR [SWITCH_BUILD_DIR]
+# With a second build (the switch-dispatch interpreter), its VM tests and
+# the kernel-running golden tests run again on it.
 build=${1:-build}
+switch=${2:-}
 tp=0; tf=0; ts=0
 
 # suite NAME COMMAND...: runs one suite and adds its summary line.
@@ -27,5 +30,13 @@ for t in "$build"/tests/test_*; do
     [ -x "$t" ] && suite "$t" "$t"
 done
 suite golden sh tests/golden/run.sh "$build"
+if [ -n "$switch" ]; then
+    for t in "$switch"/tests/test_vm*; do
+        [ -x "$t" ] && suite "switch $t" "$t"
+    done
+    for d in tests/run tests/conform; do
+        [ -d "$d" ] && suite "switch golden $d" sh tests/golden/run.sh "$switch" "$d"
+    done
+fi
 echo "$tp passed, $tf failed, $ts skipped"
 [ $tf -eq 0 ]
