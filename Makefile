@@ -4,6 +4,7 @@
 #   make sanitize         the whole suite under ASan+UBSan (build/san/)
 #   make check-exhaustive all 2^32 floats against the reference (long)
 #   make DISPATCH=switch  the switch-dispatch build (build/switch/)
+#   make bench            clvm vs PoCL vs plain C, RATIO lines (bench/)
 
 CC       ?= cc
 OPT      ?= -O2
@@ -102,8 +103,11 @@ docs: $(BUILD)/clvm
 	awk -v t=$(BUILD)/opcodes.md '/<!-- \/opcodes -->/{while((getline l < t)>0) print l; skip=0} !skip{print} /<!-- opcodes -->/{skip=1}' docs/ir.md > $(BUILD)/ir.md
 	mv $(BUILD)/ir.md docs/ir.md
 
+# make bench: the two reference benchmarks against PoCL and plain C.
+include bench/bench.mk
+
 help:
-	@sed -n '2,7p' Makefile
+	@sed -n '2,8p' Makefile
 
 .PHONY: all test sanitize check-exhaustive demo deps docs clean help
 .SECONDARY:

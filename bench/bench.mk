@@ -1,0 +1,33 @@
+# `make bench`: the reference benchmarks (bench/run.sh), included by the
+# Makefile. The baselines are built at a fixed -O2, not with the user's
+# CFLAGS, so a sanitizer or debug build does not change what clvm is
+# compared with; clvm itself is the build's own.
+BENCH_RUNS  ?= 5
+BENCH_N     ?= 4194304
+BENCH_LOOP_N ?= 16384
+BENCH_ITERS ?= 1000
+BENCH_CFLAGS := -O2 -g -std=c11 $(WARN) -ffp-contract=off -D_GNU_SOURCE
+# The PoCL host is built when the OpenCL headers are installed
+# (ocl-icd-opencl-dev); run.sh says when it is skipped.
+BENCH_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
+                   $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
+BENCH_BIN := $(BUILD)/bench/gen $(BUILD)/bench/native \
+             $(if $(BENCH_HAVE_CL),$(BUILD)/bench/pocl_host)
+
+$(BUILD)/bench/gen: bench/gen.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< -lm -o $@
+
+$(BUILD)/bench/native: bench/native.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< -lm -o $@
+
+$(BUILD)/bench/pocl_host: bench/pocl_host.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< -lOpenCL -lm -o $@
+
+bench: $(BUILD)/clvm $(BENCH_BIN)
+	@BENCH_RUNS=$(BENCH_RUNS) BENCH_N=$(BENCH_N) BENCH_LOOP_N=$(BENCH_LOOP_N) \
+	  BENCH_ITERS=$(BENCH_ITERS) CLVM_SHARED=$(SHARED) sh bench/run.sh $(BUILD)
+
+.PHONY: bench

@@ -1,0 +1,184 @@
+#!/bin/sh
+# `make bench`: the reference benchmarks (bench/README.md)
+# run by clvm, PoCL on one thread and plain C, alternating, RUNS times
+# each. Prints the medians and the RATIO lines; every output must hash to
+# the reference value (a mismatch is an error: exit 1).
+#
+# usage: bench/run.sh BUILD_DIR
+# environment: BENCH_RUNS (5), BENCH_N (work-items of `bench`, 2^22),
+#   BENCH_LOOP_N (work-items of `loop`, 2^14), BENCH_ITERS (1000),
+#   CLVM_SHARED (where conformance/*.tsv are, for the conform rate)
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: bench/run.sh BUILD_DIR}
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+cd "$root" || exit 2
+runs=${BENCH_RUNS:-5}
+n=${BENCH_N:-4194304}
+ln=${BENCH_LOOP_N:-16384}
+iters=${BENCH_ITERS:-1000}
+clvm=$build/clvm
+gen=$build/bench/gen
+native=$build/bench/native
+pocl=$build/bench/pocl_host
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+status=0
+
+# Reference hashes (BENCHMARKS.md); other sizes are checked against the
+# plain C output.
+ref_bench() {
+    case $1 in 4194304) echo e4e722c0960ebcbf ;; 33554432) echo d2f4b07453c76661 ;; esac
+}
+ref_loop() {
+    [ "$2" = 1000 ] || return 0
+    case $1 in 16384) echo bc65aa02af92f0cc ;; 262144) echo 3c55ec9a43fd3348 ;; esac
+}
+
+fail() { echo "bench: ERROR: $*"; status=1; }
+
+# The kernel time of a "time: ... kernel=SECONDS" line, and the hash of a
+# "hash: H" line, in file $1.
+timeof() { sed -n 's/^time: .*kernel=\([^ ]*\).*/\1/p' "$1" | head -n 1; }
+hashof() { sed -n 's/^hash: \([0-9a-f]*\)$/\1/p' "$1" | head -n 1; }
+
+# clvm's output buffers come from files of zeros rather than zeros:BYTES,
+# which callocs: its pages would be faulted in by the kernel, inside the
+# timing, while PoCL's and plain C's are touched by their warm-up runs.
+#
+# Runs implementation $2 of benchmark $1 once; appends its time to
+# $tmp/$1.$2 and checks its hash against $tmp/$1.ref. Returns 3 when
+# the implementation cannot run here (no OpenCL device).
+run_one() {
+    b=$1 impl=$2 o=$tmp/out.bin e=$tmp/err h=
+    rm -f "$o"
+    case $b.$impl in
+    bench.clvm)
+        "$clvm" run bench/bench.clasm --global "$n" --threads 1 --time \
+            --arg in=@"$tmp/in.bin" --arg out=@"$tmp/zero16.bin" \
+            --arg scale=1.5 --arg bias=0.5 --arg key=0x9E3779B9 \
+            --arg mask=0xFFFF0FFF --out out="$o" >"$tmp/so" 2>"$e" ;;
+    loop.clvm)
+        "$clvm" run bench/loop.clasm --global "$ln" --threads 1 --time \
+            --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    bench.pocl)
+        POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
+    loop.pocl)
+        POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/loop.cl loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    bench.native) "$native" bench "$n" >"$tmp/so" 2>"$e" ;;
+    loop.native) "$native" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    esac
+    rc=$?
+    [ $rc = 3 ] && [ "$impl" = pocl ] && return 3
+    if [ $rc != 0 ]; then
+        fail "$b on $impl exited with status $rc:"
+        sed 's/^/    /' "$e" | head -n 20
+        return 1
+    fi
+    t=$(timeof "$e")
+    if [ -z "$t" ]; then
+        fail "$b on $impl printed no 'time: kernel=SECONDS' line"
+        return 1
+    fi
+    if [ "$impl" = clvm ]; then
+        "$gen" hash "$o" >"$tmp/so" || { fail "$b on clvm wrote no output"; return 1; }
+    fi
+    h=$(hashof "$tmp/so")
+    ref=$(cat "$tmp/$b.ref")
+    if [ "$h" != "$ref" ]; then
+        fail "HASH MISMATCH: $b on $impl: output hash $h, expected $ref"
+        return 1
+    fi
+    echo "$t" >>"$tmp/$b.$impl"
+}
+
+# Median of the numbers in file $1 (mean of the middle two if even).
+median() {
+    sort -g "$1" | awk '{v[NR] = $1} END {
+        if (NR == 0) exit 1
+        m = int((NR + 1) / 2)
+        printf "%.9g\n", NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
+}
+
+"$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
+    "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
+    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" || exit 2
+for b in bench loop; do
+    if [ $b = bench ]; then ref=$(ref_bench "$n"); else ref=$(ref_loop "$ln" "$iters"); fi
+    if [ -z "$ref" ]; then
+        # No published hash for this size: plain C's output is the reference.
+        if [ $b = bench ]; then "$native" bench "$n"; else "$native" loop "$ln" "$iters"; fi \
+            2>/dev/null >"$tmp/so"
+        ref=$(hashof "$tmp/so")
+        echo "bench: no published hash for $b at this size; checking against plain C ($ref)"
+    fi
+    echo "$ref" >"$tmp/$b.ref"
+done
+
+impls="clvm native"
+if [ ! -x "$pocl" ]; then
+    echo "pocl: skipped (bench/pocl_host not built: no CL/cl.h when building)"
+else
+    impls="clvm pocl native"
+fi
+
+# Alternate: every run runs each implementation once, rotating the order so
+# no implementation always follows the same one.
+i=0
+while [ $i -lt "$runs" ]; do
+    set -- $impls
+    k=0
+    while [ $k -lt $((i % $#)) ]; do x=$1; shift; set -- "$@" "$x"; k=$((k + 1)); done
+    for impl; do
+        for b in bench loop; do
+            run_one $b "$impl"
+            if [ $? = 3 ]; then
+                echo "pocl: skipped (no OpenCL platform or device)"
+                impls=$(echo "$impls" | sed 's/ pocl//')
+                break
+            fi
+        done
+    done
+    i=$((i + 1))
+done
+
+# Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
+report() {
+    for impl in clvm pocl native; do
+        [ -s "$tmp/$1.$impl" ] || continue
+        m=$(median "$tmp/$1.$impl")
+        echo "$m" >"$tmp/$1.$impl.median"
+        awk -v m="$m" -v d="$2" -v name="$impl" 'BEGIN {
+            if (name == "pocl") name = "pocl-1thread"
+            if (name == "native") name = "native-O2"
+            printf "  %-14s %10.3f\n", name, m * 1e9 / d }'
+    done
+}
+
+ratio() {   # benchmark, implementation, label
+    [ -s "$tmp/$1.clvm.median" ] && [ -s "$tmp/$1.$2.median" ] || return 0
+    awk -v a="$(cat "$tmp/$1.clvm.median")" -v b="$(cat "$tmp/$1.$2.median")" \
+        -v l="RATIO $1 clvm/$3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
+}
+
+echo "bench (convert pipeline, BENCHMARKS.md 1): $n work-items," \
+     "median of $runs runs, ns per work-item"
+report bench "$n"
+echo "loop (scalar loop, BENCHMARKS.md 2): $ln work-items x $iters iterations," \
+     "median of $runs runs, ns per loop iteration"
+report loop $((ln * iters))
+ratio bench pocl pocl-1thread
+ratio bench native native-O2
+ratio loop native native-O2
+ratio loop pocl pocl-1thread
+
+# The conformance rate, where clvm conform and the vectors are at hand.
+shared=${CLVM_SHARED:-$root/../shared}
+if "$clvm" conform --help 2>/dev/null | grep -q -- --stats &&
+   ls "$shared"/conformance/*.tsv >/dev/null 2>&1; then
+    "$clvm" conform --stats "$shared"/conformance/*.tsv 2>&1 >/dev/null | grep '^conform:'
+fi
+[ $status = 0 ] && echo "bench: all outputs hash to the reference values" ||
+    echo "bench: FAILED (see the errors above)"
+exit $status
