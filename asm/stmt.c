@@ -281,10 +281,17 @@ static void kernel_header(A *a)
     }
     if (tok_is(parse_peek(a), "void"))
         parse_next(a);
-    const tok *n = parse_next(a);
-    if (!check_new_name(a, n))
-        return;
-    for (uint32_t i = 0; i < a->nkernels; i++)
+    /* A bad name still opens the kernel, so its parameters and body are
+     * checked rather than each line reported as outside a kernel. */
+    const tok *n = parse_peek(a);
+    bool named;
+    if (n->kind == TK_PUNCT && n->p == P_LPAREN) {
+        asm_error(a, n->col, n->col + 1, "expected the kernel's name");
+        named = false;
+    } else {
+        named = check_new_name(a, parse_next(a));
+    }
+    for (uint32_t i = 0; named && i < a->nkernels; i++)
         if (!strncmp(kb_strat(a, a->kernels[i].name), n->s, n->len) &&
             !kb_strat(a, a->kernels[i].name)[n->len]) {
             asm_error(a, n->col, tok_end(n), "kernel '%.*s' is defined twice",
@@ -292,8 +299,10 @@ static void kernel_header(A *a)
             asm_note(a, a->kernels[i].line, "the first is here");
             break;
         }
-    kb_kernel_begin(a, n->s, n->len, a->line);
+    kb_kernel_begin(a, named ? n->s : "?", named ? n->len : 1, a->line);
     a->ktext = copy_line(a);
+    if (!named && parse_peek(a)->kind == TK_EOL)
+        return;
     if (!parse_expect(a, P_LPAREN, "after the kernel name"))
         return;
     if (tok_is(parse_peek(a), "void") && parse_peek_at(a, 1)->kind == TK_PUNCT &&
