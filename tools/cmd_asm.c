@@ -7,6 +7,7 @@
 #include "asm.h"
 #include "bcfile.h"
 #include "cmds.h"
+#include "file.h"
 
 static void usage(FILE *f)
 {
@@ -16,35 +17,6 @@ static void usage(FILE *f)
                ".bc;\nIN may be - for standard input.\n\n"
                "exit status: 0 assembled, 1 errors in the input, 2 usage "
                "or I/O error\n");
-}
-
-/* Reads a whole file (or stdin for "-"); NULL with errno on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap *= 2) : NULL;
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int err = ferror(f) ? errno ? errno : EIO : 0;
-    if (f != stdin)
-        fclose(f);
-    if (err || !buf) {
-        free(buf);
-        errno = err ? err : ENOMEM;
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 int cmd_asm(int argc, char **argv)
@@ -88,7 +60,7 @@ int cmd_asm(int argc, char **argv)
         out = derived;
     }
     size_t len = 0;
-    char *src = slurp(in, &len);
+    char *src = file_read(in, &len);
     if (!src) {
         fprintf(stderr, "clvm asm: cannot read '%s': %s\n", in,
                 strerror(errno));

@@ -6,6 +6,7 @@
 
 #include "bcfile.h"
 #include "cmds.h"
+#include "file.h"
 #include "dis.h"
 #include "optab.h"
 
@@ -21,33 +22,6 @@ static void usage(FILE *f)
                "(from vm/opcodes.def)\n\n"
                "exit status: 0 printed, 1 invalid module, 2 usage or I/O "
                "error\n");
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (err || !buf) {
-        free(buf);
-        errno = err ? err : ENOMEM;
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 int cmd_dis(int argc, char **argv)
@@ -79,7 +53,7 @@ int cmd_dis(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    uint8_t *buf = slurp(in, &len);
+    uint8_t *buf = file_read(in, &len);
     if (!buf) {
         fprintf(stderr, "clvm dis: cannot read '%s': %s\n", in,
                 strerror(errno));

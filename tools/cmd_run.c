@@ -11,6 +11,7 @@
 #include "asm.h"
 #include "bcfile.h"
 #include "cmds.h"
+#include "file.h"
 #include "lit.h"
 #include "value.h"
 #include "vm.h"
@@ -82,34 +83,6 @@ static int err(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return 2;
-}
-
-/* Reads a whole file; NULL with errno on failure. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        uint8_t *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap *= 2) : NULL;
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int e = ferror(f) ? errno ? errno : EIO : 0;
-    fclose(f);
-    if (e || !buf) {
-        free(buf);
-        errno = e ? e : ENOMEM;
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 /* A decimal number, nothing else (no sign, no octal surprises). */
@@ -337,7 +310,7 @@ static int parse_options(int argc, char **argv, options *o)
 static int load(const char *path, bc_module *m)
 {
     size_t len = 0;
-    uint8_t *buf = slurp(path, &len);
+    uint8_t *buf = file_read(path, &len);
     if (!buf)
         return err("cannot read '%s': %s", path, strerror(errno));
     size_t pl = strlen(path);
@@ -486,7 +459,7 @@ static int make_arg(const bc_reg *g, const char *name, const char *v,
     }
     if (isfile) {
         size_t len;
-        uint8_t *d = slurp(v + 1, &len);
+        uint8_t *d = file_read(v + 1, &len);
         if (!d)
             return err("--arg %s=%s: cannot read '%s': %s", name, v, v + 1,
                        strerror(errno));

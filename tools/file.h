@@ -1,0 +1,12 @@
+/* Whole-file input for the clvm commands. */
+#ifndef CLVM_FILE_H
+#define CLVM_FILE_H
+
+#include <stddef.h>
+
+/* Reads all of path ("-": standard input) into a malloc'd buffer, with *len
+ * its size. NULL with errno set on failure (EIO for a read error, ENOMEM
+ * when it does not fit). */
+void *file_read(const char *path, size_t *len);
+
+#endif
