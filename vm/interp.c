@@ -307,8 +307,8 @@ static NOINLINE void mem_fault(vm_warp *w, const vm_ins *ip, uint32_t l,
  * index * stride, modulo 2^64 (so p[-1] of p = q + 1 is q[0]). Returns
  * 0, w->fault filled, when the lowest faulting lane faults; 2 when every
  * lane of the warp runs and lane l's bytes are at mp[0] + l * stride (as
- * for p[get_global_id(0)]), so that the lanes move as strided rows;
- * else 1. */
+ * for p[get_global_id(0)]), so that the lanes move as strided rows: then
+ * only mp[0] need be set (LANEP finds the others); else 1. */
 static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
                      uint8_t *R)
 {
@@ -331,8 +331,7 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
         if (!same && !(at & amask) && stride <= UINT64_MAX / VM_MAXW &&
             len <= b->size && span <= b->size - len &&
             at <= b->size - len - span) {
-            for (uint32_t l = 0; l < n; l++)
-                w->mp[l] = b->data + at + l * stride;
+            w->mp[0] = b->data + at;
             return 2;
         }
     }
@@ -352,6 +351,19 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
         dense &= (uintptr_t)w->mp[l] == first + l * stride;
     }
     return dense ? 2 : 1;
+}
+
+/* get_global_id(0) of lane 0, if the warp's lanes have consecutive ones:
+ * when it does not wrap a row of the work-group (always so when local[0]
+ * is a multiple of W), lane l's is that + l. */
+static bool gid0_row(const vm_warp *w, uint64_t *v0)
+{
+    const vm_range *r = &w->P->r;
+    uint64_t lid0 = w->base % r->local[0];
+    if (lid0 + r->warp > r->local[0])
+        return false;
+    *v0 = w->g->id[0] * r->local[0] + lid0 + r->offset[0];
+    return true;
 }
 
 /* Work-item function values of the W lanes. Local ids are counted up
@@ -509,10 +521,26 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
         }                                                                   \
     }
 #define H_AS(S) as_lanes(w, ip, exec, R);
+/* The inline conversions keep the sizes, so d may be a. */
+#define CVT_INLINE(TD, TS, E)                                               \
+    {                                                                       \
+        TD *d_ = REG(TD, ip->d);                                            \
+        const TS *s_ = REG(const TS, ip->a);                                \
+        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
+            TS x = s_[i];                                                   \
+            d_[i] = (E);                                                    \
+        }                                                                   \
+    }
 #define H_CVT(S)                                                            \
     {                                                                       \
         const uint32_t cnt = ip->cnt;                                       \
-        if (exec == all && ip->d != ip->a) {                                \
+        if (exec == all && ip->imm == VM_CVT_I32_F32_SAT_RTE) {             \
+            CVT_INLINE(sa32, t_F32, vm_f2i_sat_rte(x))                      \
+        } else if (exec == all && ip->imm == VM_CVT_F32_U32) {              \
+            CVT_INLINE(t_F32, ua32, (float)x)                               \
+        } else if (exec == all && ip->imm == VM_CVT_F32_I32) {              \
+            CVT_INLINE(t_F32, sa32, (float)x)                               \
+        } else if (exec == all && ip->d != ip->a) {                         \
             ip->cv(R + ip->d, R + ip->a, cnt);                              \
         } else {                                                            \
             ip->cv(w->scratch, R + ip->a, cnt);                             \
@@ -619,7 +647,19 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
             o_[l] = (u##S)v_[l];                                            \
         FINISH(u##S)                                                        \
     }
-#define H_GID(S) WI(S)
+#define H_GID(S)                                                            \
+    {                                                                       \
+        uint64_t v0_;                                                       \
+        if (ip->imm == 0 && gid0_row(w, &v0_)) {                            \
+            u##S *o_ = OUTP;                                                \
+            const uint32_t cnt = W;                                         \
+            const u##S b_ = (u##S)v0_;                                      \
+            IVDEP for (uint32_t l = 0; l < W; l++)                          \
+                o_[l] = (u##S)(b_ + (u##S)l);                               \
+            FINISH(u##S)                                                    \
+        } else                                                              \
+            WI(S)                                                           \
+    }
 #define H_LID(S) WI(S)
 #define H_GRP(S) WI(S)
 #define H_GSZ(S) WI(S)
@@ -634,12 +674,42 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
     const int mc_ = mem_check(w, ip, exec, R);                              \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
+/* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
+#define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
+/* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
+ * elements (stride = rows elements): with the trip counts and the stride
+ * constants, these loops vectorise (as transposes). The store goes in
+ * memory order; no two lanes overlap, so the order is not observable. */
+#define DENSE_LD(S, ROWS)                                                   \
+    for (uint32_t r = 0; r < ROWS; r++)                                     \
+        for (uint32_t l = 0; l < VM_MAXW; l++)                              \
+            d_[r * VM_MAXW + l] = (u##S)le_load(                            \
+                p0_ + (l * ROWS + r) * sizeof(u##S), sizeof(u##S));
+#define DENSE_ST(S, ROWS)                                                   \
+    for (uint32_t l = 0; l < VM_MAXW; l++)                                  \
+        for (uint32_t r = 0; r < ROWS; r++)                                 \
+            le_store(p0_ + (l * ROWS + r) * sizeof(u##S), sizeof(u##S),     \
+                     s_[r * VM_MAXW + l]);
+#define DENSE_ROWS(M, S)                                                    \
+    switch (rows) {                                                         \
+    case 1: M(S, 1) break;                                                  \
+    case 2: M(S, 2) break;                                                  \
+    case 3: M(S, 3) break;                                                  \
+    case 4: M(S, 4) break;                                                  \
+    case 8: M(S, 8) break;                                                  \
+    default: M(S, 16) break;                                                \
+    }
+#define DENSE(S)                                                            \
+    (mc_ == 2 && w->lanes == VM_MAXW && ip->stride == rows * sizeof(u##S))
 #define LOAD(S)                                                             \
     {                                                                       \
         MEMCHECK()                                                          \
         u##S *d_ = REG(u##S, ip->d);                                        \
         const uint32_t rows = ip->rows;                                     \
-        if (mc_ == 2) {                                                     \
+        if (DENSE(S)) {                                                     \
+            const uint8_t *p0_ = w->mp[0];                                  \
+            DENSE_ROWS(DENSE_LD, S)                                         \
+        } else if (mc_ == 2) {                                              \
             const size_t st_ = ip->stride;                                  \
             const uint32_t n_ = w->lanes;                                   \
             for (uint32_t r = 0; r < rows; r++) {                           \
@@ -658,13 +728,16 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
             }                                                               \
         }                                                                   \
     }
-/* Dense stores go lane by lane too: lanes may overlap (stride 0). */
+/* Other dense stores go lane by lane: lanes may overlap (stride 0). */
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
-        if (mc_ == 2 && ip->stride) {                                       \
+        if (DENSE(S)) {                                                     \
+            uint8_t *p0_ = w->mp[0];                                        \
+            DENSE_ROWS(DENSE_ST, S)                                         \
+        } else if (mc_ == 2 && ip->stride) {                                \
             const size_t st_ = ip->stride;                                  \
             const uint32_t n_ = w->lanes;                                   \
             for (uint32_t r = 0; r < rows; r++) {                           \
@@ -676,7 +749,7 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
         } else {                                                            \
             for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                    \
                 uint32_t l = CTZ(m_);                                       \
-                uint8_t *p_ = w->mp[l];                                     \
+                uint8_t *p_ = LANEP(l);                                     \
                 for (uint32_t r = 0; r < rows; r++)                         \
                     le_store(p_ + r * sizeof(u##S), sizeof(u##S),           \
                              s_[r * W + l]);                                \
@@ -696,7 +769,7 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
             uint32_t l = CTZ(m_);                                           \
             for (uint32_t r = 0; r < ip->rows; r++)                         \
                 d_[r * W + l] = half_to_float(                              \
-                    (uint16_t)le_load(w->mp[l] + 2 * r, 2));                \
+                    (uint16_t)le_load(LANEP(l) + 2 * r, 2));                \
         }                                                                   \
     }
 #define HALF_F32(v, r) half_from_float(v, r)
@@ -709,7 +782,7 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
             uint32_t l = CTZ(m_);                                           \
             for (uint32_t r = 0; r < ip->rows; r++)                         \
-                le_store(w->mp[l] + 2 * r, 2,                               \
+                le_store(LANEP(l) + 2 * r, 2,                               \
                          HALF##S(s_[r * W + l], rm));                       \
         }                                                                   \
     }
@@ -1038,9 +1111,11 @@ static bool check_args(const vm_prog *p, vm_trap *t)
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-/* Buffers, register offsets (written registers first, so a warp start
- * resets one prefix) and the template register file. */
-static bool layout(vm_prog *p, const uint8_t *written, vm_trap *t)
+/* Buffers, register offsets (the registers to reset first, then the other
+ * written ones, so a warp start resets one prefix) and the template
+ * register file. */
+static bool layout(vm_prog *p, const uint8_t *written, const uint8_t *reset,
+                   vm_trap *t)
 {
     const bc_kernel *k = p->k;
     const uint32_t W = p->r.warp;
@@ -1095,9 +1170,9 @@ static bool layout(vm_prog *p, const uint8_t *written, vm_trap *t)
     p->private_bytes = align_up(priv, 16);
 
     uint64_t off = 0;
-    for (int pass = 1; pass >= 0; pass--) {
+    for (int pass = 2; pass >= 0; pass--) {
         for (uint32_t x = 0; x < k->nregs; x++) {
-            if (written[x] != pass)
+            if (written[x] + reset[x] != pass)
                 continue;
             p->regoff[x] = (uint32_t)off;
             off += align_up(reg_bytes(&k->regs[x], W), 64);
@@ -1108,8 +1183,10 @@ static bool layout(vm_prog *p, const uint8_t *written, vm_trap *t)
                 return false;
             }
         }
-        if (pass == 1)
+        if (pass == 2)
             p->resetsize = off;
+        else if (pass == 1)
+            p->writtensize = off;
     }
     p->filesize = off ? off : 64;
     p->tmpl = aligned_alloc(64, p->filesize);
@@ -1196,6 +1273,90 @@ typedef struct {
     uint32_t d, a, b, c, p, o, j, i, t;
     uint64_t z;
 } operands;
+
+static void read_operands(const uint32_t *w, const char *l, operands *o);
+
+/* Bytes of register d an instruction writes in every lane it runs, or 0
+ * if it may leave some of them (SWW, AS, vectors of 3 loaded with 3 rows,
+ * stores, control flow). */
+static uint64_t full_write(const vm_prog *p, const uint32_t *code,
+                           const operands *o)
+{
+    const bc_kernel *k = p->k;
+    const uint32_t W = p->r.warp, op = BC_OPCODE(code[0]), nn = BC_N(code[0]);
+    const unsigned base = bc_ops[op].base;
+    const enum ty_scalar el = (enum ty_scalar)bc_ops[op].elem;
+    const uint64_t es = ty_scalar_size(el);
+    if (!ty_valid_width(nn))
+        return 0;
+    const uint64_t rows = ty_lanes((ty_t){el, (uint8_t)nn});
+    switch (base) {
+    case BCB_SWW: case BCB_AS: case BCB_ST: case BCB_VSTORE: case BCB_VSTH:
+        return 0;
+    case BCB_CVT:
+        return BC_CVT_DST(o->t) < TY_NSCALAR
+                   ? rows * W * ty_scalar_size(BC_CVT_DST(o->t)) : 0;
+    case BCB_SWZ:
+        return nn * W * es;
+    case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ: case BCB_LSZ:
+    case BCB_NGRP: case BCB_GOFF: case BCB_WDIM:
+        return W * es;
+    case BCB_LD: {
+        const bc_reg *pr = &k->regs[o->p];
+        return pr->type.s < TY_NSCALAR ? (uint64_t)pr->type.n * W * es : 0;
+    }
+    case BCB_VLOAD:
+        return nn * W * es;
+    case BCB_VLDH:
+        return nn * W * 4;
+    case BCB_PADD:
+        return 12ull * W;
+    default:
+        /* the elementwise ops: rows * W elements of the op's size */
+        return strchr(bc_bases[base].operands, 'd') ? rows * W * es : 0;
+    }
+}
+
+/* Which written registers a warp start must reset: those some instruction
+ * may read before the warp writes them. A register is defined once an
+ * instruction outside every IF and LOOP (so run by every lane still
+ * running, in pc order) writes all of its bytes; a read of a register not
+ * yet defined, at any depth, marks it. Lanes that returned earlier keep
+ * stale values, but they never run again. */
+static void need_reset(const vm_prog *p, const uint8_t *written,
+                       uint8_t *reset)
+{
+    const bc_kernel *k = p->k;
+    uint8_t *defined = calloc(k->nregs + 1, 1);
+    if (!defined) {
+        memcpy(reset, written, k->nregs);
+        return;
+    }
+    uint32_t depth = 0;
+    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc])) {
+        const uint32_t *code = k->code + pc;
+        const unsigned base = bc_ops[BC_OPCODE(code[0])].base;
+        const char *l = bc_bases[base].operands;
+        operands o;
+        read_operands(code + 1, l, &o);
+        const uint32_t reads[5] = {o.a, o.b, o.c, o.p, o.o};
+        for (unsigned q = 0; q < 5; q++)
+            if (strchr(l, "abcpo"[q]) && !defined[reads[q]])
+                reset[reads[q]] = 1;
+        if (strchr(l, 'd')) {
+            uint64_t all = reg_bytes(&k->regs[o.d], p->r.warp);
+            if (depth == 0 && full_write(p, code, &o) == all)
+                defined[o.d] = 1;
+            else if (!defined[o.d])
+                reset[o.d] = 1; /* SWW reads d; the rest keep bytes */
+        }
+        depth += base == BCB_IF || base == BCB_LOOP;
+        depth -= depth && (base == BCB_ENDIF || base == BCB_ENDLOOP);
+    }
+    for (uint32_t x = 0; x < k->nregs; x++)
+        reset[x] &= written[x];
+    free(defined);
+}
 
 static void read_operands(const uint32_t *w, const char *l, operands *o)
 {
@@ -1307,6 +1468,13 @@ static bool decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
             return false;
         I->cv = cv_lookup(ds, ss, BC_CVT_SAT(o.t), (enum rnd)BC_CVT_RND(o.t));
         I->es = (uint8_t)ty_scalar_size(ds);
+        /* (float)x of a 32-bit integer rounds to nearest, as stdlib */
+        bool rte = BC_CVT_RND(o.t) == RND_RTE;
+        I->imm = ds == TY_INT && ss == TY_FLOAT && BC_CVT_SAT(o.t) && rte
+                     ? VM_CVT_I32_F32_SAT_RTE
+                 : ds == TY_FLOAT && ss == TY_UINT && rte ? VM_CVT_F32_U32
+                 : ds == TY_FLOAT && ss == TY_INT && rte ? VM_CVT_F32_I32
+                                                         : VM_CVT_CALL;
         *why = "no such conversion";
         return I->cv && fits(p, o.d, BC_REG_VALUE, I->cnt * I->es) &&
                fits(p, o.a, BC_REG_VALUE, I->cnt * ty_scalar_size(ss));
@@ -1462,7 +1630,7 @@ vm_prog *vm_prog_new(const bc_module *m, uint32_t kidx, vm_arg *args,
         return NULL;
     }
     vm_prog *p = calloc(1, sizeof *p);
-    uint8_t *written = calloc(m->kernels[kidx].nregs + 1, 1);
+    uint8_t *written = calloc(2 * (m->kernels[kidx].nregs + 1), 1);
     if (!p || !written) {
         free(p);
         free(written);
@@ -1475,8 +1643,11 @@ vm_prog *vm_prog_new(const bc_module *m, uint32_t kidx, vm_arg *args,
     p->kidx = kidx;
     p->r = *r;
     p->args = args;
-    bool ok = check_regs(p, t) && check_args(p, t) && scan(p, written, t) &&
-              layout(p, written, t) && decode(p, tab, written, t);
+    uint8_t *reset = written + m->kernels[kidx].nregs + 1;
+    bool ok = check_regs(p, t) && check_args(p, t) && scan(p, written, t);
+    if (ok)
+        need_reset(p, written, reset);
+    ok = ok && layout(p, written, reset, t) && decode(p, tab, written, t);
     free(written);
     if (!ok) {
         vm_prog_free(p);
@@ -1610,7 +1781,7 @@ void vm_warp_start(vm_warp *w, uint32_t index)
     w->steps = 0;
     w->barriers = 0;
     w->lm_for = 0;
-    memcpy(w->R, P->tmpl, P->resetsize);
+    memcpy(w->R, P->tmpl, P->fresh ? P->writtensize : P->resetsize);
     if (P->private_bytes)
         memset(w->priv, 0, P->private_bytes * W);
 }

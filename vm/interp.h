@@ -16,6 +16,7 @@
 #ifndef CLVM_INTERP_H
 #define CLVM_INTERP_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,25 @@ enum {
     VM_MAXW = 64,          /* lanes per warp at most (one uint64_t mask) */
     VM_LOCAL_CHOICE = 256, /* local size 0: dimension 0 gets at most this */
 };
+
+/* Conversions CVT runs inline, in loops the compiler vectorises, instead
+ * of calling stdlib's cv_fn (the authority, compiled for the baseline ISA
+ * with branches): vm_ins.imm of a CVT. Each must equal stdlib's loop on
+ * every input: vm_f2i_sat_rte was compared with it on all 2^32 floats; the
+ * int -> float ones are C's own conversion, which is stdlib's for rte. */
+enum { VM_CVT_CALL, VM_CVT_I32_F32_SAT_RTE, VM_CVT_F32_U32, VM_CVT_F32_I32 };
+
+/* convert_int_sat_rte(x) without branches or an out-of-range cast: clamp
+ * to [-2^31, 2^31 - 128] (the largest float below 2^31), NaN to 0, round,
+ * and put INT32_MAX back for x >= 2^31. */
+static inline int32_t vm_f2i_sat_rte(float x)
+{
+    float c = x < -2147483648.0f ? -2147483648.0f : x;
+    c = c > 2147483520.0f ? 2147483520.0f : c;
+    c = c == c ? c : 0.0f;
+    int32_t v = (int32_t)rintf(c);
+    return x >= 2147483648.0f ? INT32_MAX : v;
+}
 
 /* The NDRange after validation: unused dimensions have global = local = 1
  * and offset 0. */
@@ -109,8 +129,13 @@ typedef struct {
     uint32_t *regoff;      /* byte offset of each register in the file */
     uint32_t *pcins;       /* word pc -> instruction index (ncode + 1) */
     size_t filesize;       /* register file bytes per warp */
-    size_t resetsize;      /* leading bytes reset at each warp start (the
-                              registers the code writes) */
+    size_t resetsize;      /* leading bytes reset at each warp start: the
+                              registers the code may read before it writes
+                              them (see need_reset in interp.c) */
+    size_t writtensize;    /* leading bytes of every register the code
+                              writes (resetsize <= writtensize) */
+    bool fresh;            /* reset writtensize bytes instead, so that a
+                              debugger shows no value of an earlier warp */
     uint8_t *tmpl;         /* the register file a warp starts with */
     vm_bufinfo *bufs;      /* [0] is the null buffer */
     uint32_t nbufs;
@@ -174,7 +199,8 @@ struct vm_warp {
     uint16_t *lm16;
     uint8_t *lm8;
     vm_fault fault;
-    uint8_t *mp[VM_MAXW];  /* memory ops: each lane's first byte */
+    uint8_t *mp[VM_MAXW];  /* memory ops: each lane's first byte (only
+                              mp[0] after a dense check: see LANEP) */
 };
 
 struct vm_group {
@@ -201,7 +227,9 @@ void vm_group_free(vm_group *g);
 void vm_group_start(vm_group *g, uint64_t linear);
 
 /* Makes w (one of g->w) warp `index` of g's group, at its first
- * instruction, with fresh registers and private memory. */
+ * instruction, with fresh private memory and registers: those the code
+ * always writes before reading keep an earlier warp's values until then,
+ * unless P->fresh. */
 void vm_warp_start(vm_warp *w, uint32_t index);
 
 /* Runs w for at most budget instructions. After VM_STOP_BARRIER, w->ip is

@@ -744,7 +744,7 @@ static void work_item_functions(void)
              sz0 = mk_val(b, "sz0", "ulong"), sz1 = mk_val(b, "sz1", "ulong"),
              off = mk_val(b, "off", "ulong"), one = mk_ki(b, "ulong", 1);
     for (int d = 0; d < 3; d++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "g%d", d);
         g[d] = mk_val(b, name, "ulong");
     }
@@ -1359,7 +1359,6 @@ static void deterministic_traps(void)
     mk_endif(b);
     mk_endif(b);
     MK(b, BC_LD_B32, 1, r, px, j);
-    MK(b, BC_ST_B32, 1, px, i, r);
     bc_module *m = verified(mk_finish(b));
     enum { N = 8192 };
     uint32_t *x = calloc(N, 4);
