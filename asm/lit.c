@@ -55,35 +55,23 @@ const char *lit_parse(const char *s, size_t len, lit *out)
     bool hex = len > 2 && s[0] == '0' && (s[1] | 32) == 'x';
     bool flt = false, digits = false;
     int points = 0;
-    if (hex) {
-        i = 2;
-        while (i < len && (is_xdigit(s[i]) || s[i] == '.'))
-            points += s[i] == '.', digits |= s[i] != '.', i++;
-        flt = points > 0;
-        if (i < len && (s[i] | 32) == 'p') {
-            flt = true, i++;
-            if (i < len && (s[i] == '+' || s[i] == '-'))
-                i++;
-            if (i >= len || !is_digit(s[i]))
-                return "exponent has no digits";
-            while (i < len && is_digit(s[i]))
-                i++;
-        } else if (flt) {
-            return "a hex float needs a 'p' exponent";
-        }
-    } else {
-        while (i < len && (is_digit(s[i]) || s[i] == '.'))
-            points += s[i] == '.', digits |= s[i] != '.', i++;
-        flt = points > 0;
-        if (i < len && (s[i] | 32) == 'e') {
-            flt = true, i++;
-            if (i < len && (s[i] == '+' || s[i] == '-'))
-                i++;
-            if (i >= len || !is_digit(s[i]))
-                return "exponent has no digits";
-            while (i < len && is_digit(s[i]))
-                i++;
-        }
+    /* Hex and decimal share one scan: their digits and exponent letter
+     * differ ('p' introduces a hex float's binary exponent, required). */
+    bool (*digit)(int) = hex ? is_xdigit : is_digit;
+    i = hex ? 2 : 0;
+    while (i < len && (digit(s[i]) || s[i] == '.'))
+        points += s[i] == '.', digits |= s[i] != '.', i++;
+    flt = points > 0;
+    if (i < len && (s[i] | 32) == (hex ? 'p' : 'e')) {
+        flt = true, i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (i >= len || !is_digit(s[i]))
+            return "exponent has no digits";
+        while (i < len && is_digit(s[i]))
+            i++;
+    } else if (hex && flt) {
+        return "a hex float needs a 'p' exponent";
     }
     if (!digits)
         return "no digits";
