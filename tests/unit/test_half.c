@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "half.h"
+#include "bits.h"
 #include "test.h"
 
 static const enum rnd modes[] = {
@@ -30,10 +31,6 @@ static void make_table(void)
     val[0x7c00] = 65536.0;
 }
 
-static uint32_t fbits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-static uint64_t dbits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
-static float bitsf(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
-static double bitsd(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
 
 /* The correctly rounded half of a non-NaN x in each mode, into out[]. */
 static void reference(double x, uint16_t out[])

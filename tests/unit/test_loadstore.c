@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "loadstore.h"
+#include "bits.h"
 #include "test.h"
 
 /* Restated here, not taken from types.c. */
@@ -16,21 +17,7 @@ static const unsigned widths[] = {1, 2, 3, 4, 8, 16};
 enum { MEM = 2048, REG = 160 };
 _Alignas(LS_BASE_ALIGN) static uint8_t mem[MEM];
 
-/* Little-endian memory, and host-order registers, element by element. */
-static uint64_t get_le(const uint8_t *m, unsigned size)
-{
-    uint64_t v = 0;
-    for (unsigned k = size; k-- > 0;)
-        v = v << 8 | m[k];
-    return v;
-}
-
-static void put_le(uint8_t *m, unsigned size, uint64_t v)
-{
-    for (unsigned k = 0; k < size; k++, v >>= 8)
-        m[k] = (uint8_t)v;
-}
-
+/* A host-order register element (memory goes through bits.h's get_le). */
 static uint64_t get_reg(const void *r, unsigned size)
 {
     uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
@@ -40,27 +27,6 @@ static uint64_t get_reg(const void *r, unsigned size)
     case 4: memcpy(&u32, r, 4); return u32;
     default: memcpy(&u64, r, 8); return u64;
     }
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static double bitsd(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
 }
 
 static void scramble(uint8_t *m, size_t n, uint32_t seed)

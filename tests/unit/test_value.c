@@ -13,6 +13,7 @@
 #include "bcfile.h"
 #include "cmds.h"
 #include "half.h"
+#include "bits.h"
 #include "test.h"
 #include "value.h"
 
@@ -28,10 +29,6 @@ static uint64_t rnd64(void)
     return rng;
 }
 
-static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float bitsf(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint64_t dbits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-static double bitsd(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
 /* s read back by the C library (or stdlib for half), as bits of t. */
 static uint64_t libc_read(enum ty_scalar t, const char *s)

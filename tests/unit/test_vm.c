@@ -11,6 +11,7 @@
 #include "half.h"
 #include "interp.h"
 #include "mkmod.h"
+#include "bits.h"
 #include "test.h"
 #include "vm.h"
 
@@ -26,49 +27,6 @@ static uint64_t rnd64(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-
-/* Memory is little-endian, element by element. */
-static uint64_t get_le(const uint8_t *m, unsigned size)
-{
-    uint64_t v = 0;
-    for (unsigned k = size; k-- > 0;)
-        v = v << 8 | m[k];
-    return v;
-}
-
-static void put_le(uint8_t *m, unsigned size, uint64_t v)
-{
-    for (unsigned k = 0; k < size; k++, v >>= 8)
-        m[k] = (uint8_t)v;
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint64_t dbits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-static double bitsd(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
 }
 
 static unsigned lg2(unsigned es) { return es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3; }
