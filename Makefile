@@ -28,7 +28,11 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 $(WARN) -ffp-contract=off \
            $(if $(filter switch,$(DISPATCH)),-DCLVM_SWITCH_DISPATCH)
 # The interpreter's handler loops must vectorise (ARCHITECTURE.md).
 VEC     ?= -O3
-LDLIBS  += -lm -lpthread
+# libffi (host calls), libedit (the REPL's line editor), dlopen (--native).
+PKGS    := libffi libedit
+CPPFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lffi -ledit) \
+           -ldl -lm -lpthread
 
 LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c) \
             $(filter-out tools/main.c tools/demo.c,$(wildcard tools/*.c))
@@ -89,7 +93,8 @@ demo: $(BUILD)/demo
 
 # Debian packages the build and the tests need (run as root or with sudo).
 DEPS := build-essential clang libffi-dev libedit-dev pkg-config \
-        pocl-opencl-icd ocl-icd-opencl-dev
+        pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
+        tmux lcov gcovr clinfo
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
@@ -105,6 +110,9 @@ docs: $(BUILD)/clvm
 
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk
+# make difftest, make fuzz, make coverage: see each file.
+-include tests/diff/diff.mk
+-include tests/fuzz/fuzz.mk
 
 help:
 	@sed -n '2,8p' Makefile
