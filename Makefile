@@ -43,7 +43,15 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libclvm.a
 
-all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN)
+# The library the host-call tests load with --native: one fixed path (the
+# golden cases name it), built without sanitizers so every build can load
+# it.
+NATIVE_LIB := tests/native/libclvmtest.so
+
+all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN) $(NATIVE_LIB)
+
+$(NATIVE_LIB): $(wildcard tests/native/*.c)
+	$(CC) -std=c11 $(WARN) -O1 -fPIC -shared $^ -o $@
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -113,6 +121,8 @@ include bench/bench.mk
 # make difftest, make fuzz, make coverage: see each file.
 -include tests/diff/diff.mk
 -include tests/fuzz/fuzz.mk
+-include tests/pocl/pocl.mk
+-include tests/coverage.mk
 
 help:
 	@sed -n '2,8p' Makefile

@@ -209,3 +209,5 @@ int asm_assemble(const char *src, size_t len, const char *filename,
     asm_close(a);
     return nerr;
 }
+
+void asm_set_fold(asm_ctx *a, bool fold) { a->nofold = !fold; }

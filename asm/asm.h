@@ -6,6 +6,7 @@
 #ifndef CLVM_ASM_H
 #define CLVM_ASM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,5 +45,10 @@ int asm_errors(const asm_ctx *a);
 int asm_finish(asm_ctx *a, bc_module *out);
 
 void asm_close(asm_ctx *a);
+
+/* With fold false, convert_T and as_T of constants are left to the VM
+ * instead of being computed by the assembler, so that running the code
+ * raises their notes and follows the run's profile (the REPL). */
+void asm_set_fold(asm_ctx *a, bool fold);
 
 #endif

@@ -23,6 +23,7 @@
 #include "bytecode.h"
 #include "lex.h"
 #include "lit.h"
+#include "mathfn.h"
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
  * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
@@ -44,8 +45,16 @@
     X(CLAMP, "clamp", 3, BCB_CLAMP)                         \
     X(ABS, "abs", 1, BCB_ABS)                               \
     X(FABS, "fabs", 1, BCB_FABS)                            \
+    MATHFNS(ASM_MATHFN, X)                                  \
     X(SELECT, "select", 3, BCB_SELECT)                      \
     X(BARRIER, "barrier", 1, BCB_BARRIER)
+
+/* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST for the
+ * relational ones; the function id is the instruction's immediate. */
+#define ASM_MATHFN(X, E, name, nargs, dom, res, ...) \
+    X(MF_##E, #name, nargs, ASM_MF_BASE_##res(nargs))
+#define ASM_MF_BASE_SAME(n) (BCB_MATH1 + (n) - 1)
+#define ASM_MF_BASE_MASK(n) BCB_FTEST
 
 enum asm_fn {
 #define X(E, name, nargs, base) F_##E,
@@ -53,6 +62,7 @@ enum asm_fn {
 #undef X
     F_COUNT,
     F_BI = F_COUNT,   /* a stdlib/builtin.h name: node->bi */
+    F_EXT,            /* a declared extern: node->reg is its index */
 };
 
 typedef struct {
@@ -159,6 +169,8 @@ struct asm_ctx {
     int nerr, nwarn;
     bool stopped;         /* too many errors */
     bool oom;
+    bool nofold;          /* convert_/as_ of constants run in the VM (the
+                             REPL: notes and profiles apply) */
 
     /* the current line */
     const char *text;
@@ -191,6 +203,15 @@ struct asm_ctx {
     uint32_t npent, cappent;
     bc_kernel *kernels;
     uint32_t nkernels, capkernels;
+    bc_extern *ext;       /* extern declarations (ffi.c); their names */
+    char **extn;          /* go in the string table at the end, so
+                             their order never depends on where the
+                             declarations were (dis prints them first) */
+    uint32_t next, capext;
+    struct asm_fmt { uint32_t at; char *s; size_t len; } *fmts;
+    uint32_t nfmts, capfmts;   /* printf formats of the kernel, interned
+                                  at its end (after every register name,
+                                  as when dis's output is assembled) */
 
     /* the kernel being built */
     bool in_kernel;
@@ -286,6 +307,16 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
 bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
 bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
 bool lower_call_stmt(A *a, node *n);
+
+/* ffi.c: extern declarations, their calls, printf */
+int32_t ffi_find(const A *a, const char *s, size_t len);  /* or -1 */
+void ffi_extern_decl(A *a);      /* the line `extern ...` */
+void ffi_printf(A *a);           /* the line `printf(...)` */
+void ffi_kernel_end(A *a, bool keep);   /* interns the formats, or drops */
+void ffi_module_end(A *a, bc_module *out);  /* the externs, named */
+void ffi_free(A *a);
+bool ffi_check_call(A *a, node *n);
+bool ffi_lower_call(A *a, node *n, int32_t dst, opnd *o); /* o: if valued */
 
 /* kbuild.c */
 bool kb_module_init(A *a);

@@ -65,6 +65,10 @@ static const char *fname(const node *n, char buf[BI_NAME_MAX])
 {
     if (n->op == F_BI)
         return bi_format(&n->bi, buf);
+    if (n->op == F_EXT) {
+        snprintf(buf, BI_NAME_MAX, "%.*s", (int)n->nlen, n->name);
+        return buf;
+    }
     return asm_fns[n->op].name;
 }
 
@@ -772,7 +776,7 @@ static bool check_as(A *a, node *n)
         break;
     }
     n->x = (xty){t, X_VAL, 0, false};
-    if (c->isconst)
+    if (c->isconst && !a->nofold)
         fold_as(n, c);
     return true;
 }
@@ -799,7 +803,7 @@ static bool check_convert(A *a, node *n)
         return false;
     }
     n->x = (xty){t, X_VAL, 0, false};
-    if (c->isconst && !c->bcast) {
+    if (c->isconst && !c->bcast && !a->nofold) {
         enum rnd r = n->bi.has_round ? n->bi.round
                                      : cv_default_round((enum ty_scalar)t.s);
         for (unsigned i = 0; i < t.n; i++) {
@@ -865,6 +869,65 @@ static bool check_bi(A *a, node *n)
     }
 }
 
+/* The arguments of an elementwise built-in as one type t: the widest
+ * typed argument's (a scalar of its element type is broadcast), or the
+ * first argument's own default when all are literals. No half. */
+static bool args_type(A *a, node *n, const char *name, ty_t *tp)
+{
+    ty_t t = {0, 0};
+    node *typed = NULL;
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
+            asm_error_node(a, e, "%s cannot take %s", name,
+                           check_xty_name(&e->x, (char[48]){0}));
+            return false;
+        }
+        if (!is_flex(e) && (!typed || e->x.t.n > t.n))
+            typed = e, t = e->x.t;
+    }
+    if (!typed) {
+        if (!check_settle_default(a, n->args[0]))
+            return false;
+        typed = n->args[0], t = typed->x.t;
+    }
+    for (unsigned i = 0; i < n->nargs; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
+        if (!check_coerce(a, n->args[i], t, true, what))
+            return false;
+    }
+    *tp = t;
+    return no_half(a, n, t, name);
+}
+
+_Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
+               "ASM_MF_BASE_SAME counts on MATH1..3 in a row");
+
+/* A math built-in of stdlib/mathfn.h: its domain decides the types; the
+ * relational ones give a truth value (scalar) or a -1/0 mask (vector), as
+ * comparisons do. */
+static bool check_math(A *a, node *n, enum mathfn f)
+{
+    static const char *const want[] = {"float or double", "integers",
+                                       "integers, float or double"};
+    const mathfn_info *m = &mathfns[f];
+    char b1[TY_NAME_MAX];
+    ty_t t;
+    if (!args_type(a, n, m->name, &t))
+        return false;
+    if (!mathfn_takes(f, (enum ty_scalar)t.s)) {
+        asm_error_node(a, n, "%s takes %s, not %s", m->name, want[m->dom],
+                       tn(t, b1));
+        return false;
+    }
+    if (m->res == MF_MASK)
+        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+    else
+        n->x = (xty){t, X_VAL, 0, false};
+    return true;
+}
+
 static bool check_fn(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
@@ -874,6 +937,9 @@ static bool check_fn(A *a, node *n)
     for (unsigned i = 0; i < n->nargs; i++)
         if (!check_expr(a, n->args[i]))
             return false;
+    int mf = mathfn_find(name, strlen(name));
+    if (mf >= 0)
+        return check_math(a, n, (enum mathfn)mf);
     switch (n->op) {
     case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:
@@ -947,33 +1013,11 @@ static bool check_fn(A *a, node *n)
         return true;
     }
     default: {   /* mad fma min max fmin fmax clamp */
-        ty_t t = {0, 0};
-        node *typed = NULL;
-        for (unsigned i = 0; i < n->nargs; i++) {
-            node *e = n->args[i];
-            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
-                asm_error_node(a, e, "%s cannot take %s", name,
-                               check_xty_name(&e->x, (char[48]){0}));
-                return false;
-            }
-            if (!is_flex(e) && (!typed || e->x.t.n > t.n))
-                typed = e, t = e->x.t;
-        }
-        if (!typed) {
-            if (!check_settle_default(a, n->args[0]))
-                return false;
-            typed = n->args[0], t = typed->x.t;
-        }
-        for (unsigned i = 0; i < n->nargs; i++) {
-            char what[32];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
-            if (!check_coerce(a, n->args[i], t, true, what))
-                return false;
-        }
+        ty_t t;
+        if (!args_type(a, n, name, &t))
+            return false;
         bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMIN ||
                    n->op == F_FMAX;
-        if (!no_half(a, n, t, name))
-            return false;
         if (flt && is_int(t)) {
             asm_error_node(a, n, "%s takes float or double, not %s", name,
                            tn(t, b1));
@@ -1042,7 +1086,8 @@ static bool check_node(A *a, node *n)
     case N_SWZ: return check_swz(a, n);
     case N_INDEX: return check_index(a, n);
     case N_CALL:
-        return n->op == F_BI ? check_bi(a, n) : check_fn(a, n);
+        return n->op == F_BI ? check_bi(a, n)
+               : n->op == F_EXT ? ffi_check_call(a, n) : check_fn(a, n);
     }
     asm_error_node(a, n, "internal error: node kind %d (%s)", n->kind,
                    check_xty_name(&n->x, b1));

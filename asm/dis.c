@@ -259,6 +259,20 @@ static void indent(D *d, unsigned depth)
 }
 
 /* One instruction as a statement (without indentation or newline). */
+static void quoted(FILE *f, const char *s);
+
+/* Registers of an l list, as the arguments of a call. */
+static void arg_list(D *d, const uint32_t *list, unsigned cnt, bool comma)
+{
+    for (unsigned i = 0; i < cnt; i++) {
+        fputs(i || comma ? ", " : "", d->out);
+        if (reg(d, list[i])->kind == BC_REG_PTR)
+            fputs(rn(d, list[i]), d->out);
+        else
+            operand(d, list[i], reg(d, list[i])->type);
+    }
+}
+
 static void statement(D *d, const uint32_t *ins, bool last)
 {
     uint32_t h = ins[0];
@@ -355,6 +369,31 @@ static void statement(D *d, const uint32_t *ins, bool last)
             fputc(')', f);
             break;
         }
+        case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST: {
+            /* the function id follows the register operands */
+            unsigned na = (unsigned)strlen(bc_bases[base].operands) - 2;
+            uint32_t fi = w[na + 1];
+            ty_t t = TY(bc_ops[op].elem, n), rt = t;
+            const bc_reg *dr = reg(d, w[0]);
+            if (fi >= MF_COUNT)
+                d->bad = -1, fi = 0;
+            if (base == BCB_FTEST) {
+                /* a scalar truth value takes any integer of its size */
+                rt = n > 1 ? signed_of(t) : dr->type;
+                if (n == 1 && (dr->type.n != 1 ||
+                               ty_is_float((enum ty_scalar)dr->type.s)))
+                    d->bad = -1;
+            }
+            close = dest(d, w[0], rt);
+            fprintf(f, "%s(", mathfns[fi].name);
+            for (unsigned i = 0; i < na; i++) {
+                if (i)
+                    fputs(", ", f);
+                operand(d, w[1 + i], t);
+            }
+            fputc(')', f);
+            break;
+        }
         case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ:
         case BCB_LSZ: case BCB_NGRP: case BCB_GOFF:
             fprintf(f, "%s = %s(%u)", rn(d, w[0]), fn, w[1]);
@@ -428,6 +467,24 @@ static void statement(D *d, const uint32_t *ins, bool last)
                         w[0] & BC_FENCE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "",
                         w[0] == (BC_FENCE_LOCAL | BC_FENCE_GLOBAL) ? " | " : "",
                         w[0] & BC_FENCE_GLOBAL ? "CLK_GLOBAL_MEM_FENCE" : "");
+            break;
+        case BCB_CALL:
+        case BCB_CALLV: {
+            bool val = base == BCB_CALL;
+            uint32_t x = w[val];
+            if (val)
+                close = dest(d, w[0], reg(d, w[0])->type);
+            fprintf(f, "%s(", x < d->m->nexterns
+                                  ? bc_str(d->m, d->m->externs[x].name) : "?");
+            arg_list(d, w + 1 + val, fl, false);
+            fputc(')', f);
+            break;
+        }
+        case BCB_PRINTF:
+            fputs("printf(", f);
+            quoted(f, bc_str(d->m, w[0]));
+            arg_list(d, w + 1, fl, true);
+            fputc(')', f);
             break;
         default:
             fprintf(f, "; %s (no IR form)", bc_ops[op].name);
@@ -605,6 +662,19 @@ static void quoted(FILE *f, const char *s)
 int dis_module(const bc_module *m, FILE *out, unsigned flags)
 {
     D d = {m, NULL, out, flags, 1, NULL, 0};
+    /* Extern declarations have no lines: before the first #line. */
+    for (uint32_t i = 0; i < m->nexterns; i++) {
+        const bc_extern *x = &m->externs[i];
+        fprintf(out, "extern %s %s(", x->ret.kind == BC_C_VOID ? "void"
+                     : ty_scalar_name((enum ty_scalar)x->ret.s),
+                bc_str(m, x->name));
+        for (uint32_t j = 0; j < x->nparams; j++)
+            fprintf(out, "%s%s%s%s", j ? ", " : "",
+                    x->params[j].kind == BC_C_CPTR ? "const " : "",
+                    ty_scalar_name((enum ty_scalar)x->params[j].s),
+                    x->params[j].kind == BC_C_VALUE ? "" : " *");
+        fputs(x->nparams ? ")\n" : "void)\n", out);
+    }
     /* The source name first: the module records it, so it must read
      * back; the first kernel's header line follows it. */
     fprintf(out, "#line %u ", m->nkernels ? m->kernels[0].line : 1);

@@ -435,6 +435,7 @@ bool kb_kernel_begin(A *a, const char *name, size_t len, uint32_t line)
 
 void kb_kernel_drop(A *a)
 {
+    ffi_kernel_end(a, false);
     free(a->k.params);
     free(a->k.regs);
     free(a->k.code);
@@ -444,6 +445,7 @@ void kb_kernel_drop(A *a)
 
 bool kb_kernel_end(A *a)
 {
+    ffi_kernel_end(a, true);
     if (!grow(a, &a->kernels, &a->capkernels, (uint64_t)a->nkernels + 1,
               sizeof *a->kernels)) {
         kb_kernel_drop(a);
@@ -464,6 +466,7 @@ void kb_module_free(A *a)
         free(k->params), free(k->regs), free(k->code), free(k->lines);
     }
     free(a->kernels), a->kernels = NULL, a->nkernels = a->capkernels = 0;
+    ffi_free(a);
     free(a->str), a->str = NULL, a->nstr = a->capstr = 0;
     free(a->pool), a->pool = NULL, a->npool = a->cappool = 0;
     free(a->pent), a->pent = NULL, a->npent = a->cappent = 0;
@@ -479,6 +482,7 @@ bool kb_module_take(A *a, bc_module *out)
     out->source = kb_str(a, src, strlen(src));
     if (a->nerr)
         return false;
+    ffi_module_end(a, out);   /* interns their names: first */
     out->nkernels = a->nkernels, out->kernels = a->kernels;
     out->nconst = a->npool, out->consts = a->pool;
     out->nstrings = a->nstr, out->strings = a->str;

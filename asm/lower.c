@@ -180,11 +180,23 @@ static ty_t opty(const node *n)
 
 /* d = OP(args...) for an elementwise operation of type t (the variant),
  * n components, result type rt. */
+static bool elementwise_imm(A *a, enum bc_base b, ty_t t, ty_t rt,
+                            node **args, unsigned nargs, int64_t imm,
+                            int32_t dst, opnd *o);
+
 static bool elementwise(A *a, enum bc_base b, ty_t t, ty_t rt, node **args,
                         unsigned nargs, int32_t dst, opnd *o)
 {
+    return elementwise_imm(a, b, t, rt, args, nargs, -1, dst, o);
+}
+
+/* The same with an immediate word after the operands (imm >= 0). */
+static bool elementwise_imm(A *a, enum bc_base b, ty_t t, ty_t rt,
+                            node **args, unsigned nargs, int64_t imm,
+                            int32_t dst, opnd *o)
+{
     opnd s[3];
-    uint32_t w[4];
+    uint32_t w[5];
     for (unsigned i = 0; i < nargs; i++)
         if (!lower_expr(a, args[i], -1, &s[i]))
             return false;
@@ -194,7 +206,9 @@ static bool elementwise(A *a, enum bc_base b, ty_t t, ty_t rt, node **args,
     w[0] = (uint32_t)d;
     for (unsigned i = 0; i < nargs; i++)
         w[i + 1] = s[i].reg;
-    if (!emit(a, b, t, t.n, 0, w, nargs + 1))
+    if (imm >= 0)
+        w[nargs + 1] = (uint32_t)imm;
+    if (!emit(a, b, t, t.n, 0, w, nargs + 1 + (imm >= 0)))
         return false;
     for (unsigned i = 0; i < nargs; i++)
         kb_release(a, s[i].reg);
@@ -327,6 +341,8 @@ static bool lower_swz(A *a, node *n, int32_t dst, opnd *o)
 static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
 {
     ty_t t = n->x.t;
+    if (n->op == F_EXT)
+        return ffi_lower_call(a, n, dst, o);
     if (n->op == F_BI) {
         const bi_desc *bi = &n->bi;
         opnd c, off;
@@ -399,9 +415,15 @@ static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
     case F_BARRIER:
         asm_error_node(a, n, "barrier gives no value");
         return false;
-    default:
-        return elementwise(a, (enum bc_base)asm_fns[n->op].base, t, t,
-                           n->args, n->nargs, dst, o);
+    default: {
+        /* mad fma min max ..., or a math built-in of stdlib/mathfn.h
+         * (mf >= 0: its function id); t is the result's type */
+        const char *name = asm_fns[n->op].name;
+        int mf = mathfn_find(name, strlen(name));
+        return elementwise_imm(a, (enum bc_base)asm_fns[n->op].base,
+                               opty(n->args[0]), t, n->args, n->nargs, mf,
+                               dst, o);
+    }
     }
 }
 
@@ -557,6 +579,10 @@ bool lower_store(A *a, node *lhs, node *rhs)
 
 bool lower_call_stmt(A *a, node *n)
 {
+    if (n->op == F_EXT) {
+        opnd o;
+        return ffi_lower_call(a, n, -1, &o);
+    }
     if (n->op == F_BARRIER) {
         uint32_t w[1] = {n->sel[0]};
         return kb_emit(a, op_variant(BCB_BARRIER, TY_UINT), 1, 0, w, 1);

@@ -319,7 +319,14 @@ static node *parse_primary(A *a)
                           "(%.*s)(...)", (int)t->len, t->s, (int)t->len, t->s);
                 return NULL;
             }
-            if (!parse_is_func(t->s, t->len, &fn, &bi)) {
+            int32_t xi = ffi_find(a, t->s, t->len);
+            if (xi >= 0) {
+                fn = F_EXT;
+            } else if (tok_is(t, "printf")) {
+                asm_error(a, t->col, tok_end(t), "printf is a statement of "
+                          "its own (it gives no value)");
+                return NULL;
+            } else if (!parse_is_func(t->s, t->len, &fn, &bi)) {
                 parse_unknown_func(a, t, "built-in");
                 return NULL;
             }
@@ -327,6 +334,7 @@ static node *parse_primary(A *a)
             if (!(n = mk(a, N_CALL, t->col, tok_end(t))))
                 return NULL;
             n->op = (uint8_t)fn, n->bi = bi, n->name = t->s, n->nlen = t->len;
+            n->reg = xi;
             if (!parse_args(a, n, "arguments"))
                 return NULL;
             return grow(a, n) ? n : NULL;

@@ -508,7 +508,8 @@ static void call_stmt(A *a, node *call)
     if (call->x.cls != X_VOID) {
         asm_error_node(a, call, "the result of %s is not used",
                        call->op == F_BI ? bi_format(&call->bi, bn)
-                                        : asm_fns[call->op].name);
+                       : call->op == F_EXT ? a->extn[call->reg]
+                                           : asm_fns[call->op].name);
         return;
     }
     lower_call_stmt(a, call);
@@ -876,6 +877,10 @@ void stmt_line(A *a)
         kernel_header(a);
         return;
     }
+    if (tok_is(t, "extern")) {
+        ffi_extern_decl(a);
+        return;
+    }
     if (!a->in_kernel) {
         if (t->kind == TK_BAD)
             at_eol(a);
@@ -885,6 +890,11 @@ void stmt_line(A *a)
             asm_error(a, t->col, a->lx.t[a->lx.n - 1].col, "statement "
                       "outside a kernel (a kernel starts with 'kernel "
                       "NAME(...)')");
+        return;
+    }
+    if (tok_is(t, "printf") && parse_peek_at(a, 1)->kind == TK_PUNCT &&
+        parse_peek_at(a, 1)->p == P_LPAREN) {
+        ffi_printf(a);
         return;
     }
     if (keyword(a))
@@ -903,7 +913,7 @@ void stmt_line(A *a)
     }
     if (t->kind == TK_IDENT && parse_peek_at(a, 1)->kind == TK_PUNCT &&
         parse_peek_at(a, 1)->p == P_LPAREN && !parse_is_func(t->s, t->len, &fn, &bi)
-        && kb_find(a, t->s, t->len) < 0) {
+        && kb_find(a, t->s, t->len) < 0 && ffi_find(a, t->s, t->len) < 0) {
         parse_unknown_func(a, t, "built-in");
         return;
     }

@@ -7,8 +7,9 @@
 #define CLVM_NOTE_H
 
 /* X(ENUM, kind, what clvm gives, spec rule)
- * kind: "implementation-defined", "undefined", or "device-dependent" (defined
- * by the current spec, but older text and real devices differ). */
+ * kind: "implementation-defined", "unspecified", "undefined", or
+ * "device-dependent" (defined by the current spec, but older text and real
+ * devices differ). */
 #define NOTES(X)                                                              \
     X(FLT_RANGE, "implementation-defined",                                    \
       "float->integer without _sat, operand out of range: the value rounded " \
@@ -50,7 +51,23 @@
     X(AS_W, "undefined",                                                      \
       "as_type from a 4- to a 3-component vector: w keeps the operand's w",   \
       "float3 g = as_float3(f); // Legal. g.xyz will have same values as "    \
-      "f.xyz. g.w is undefined (as_type)")
+      "f.xyz. g.w is undefined (as_type)")                                 \
+    X(DIV_ZERO, "unspecified",                                             \
+      "integer a / 0 gives 0, a % 0 gives a",                              \
+      "A divide by zero with integer types does not cause an exception "    \
+      "but will result in an unspecified value. (OpenCL C, arithmetic "     \
+      "operators)")                                                         \
+    X(DIV_MIN, "undefined",                                                 \
+      "MIN / -1 of a signed type gives MIN, MIN % -1 gives 0",              \
+      "If the quotient a/b is representable, the expression (a/b)*b + a%b " \
+      "shall equal a (C99 6.5.5p6); MIN / -1 is not representable, so the " \
+      "result is undefined (6.5p5), which OpenCL C inherits")               \
+    X(OVERFLOW, "undefined",                                                \
+      "signed integer +, -, *, negation out of range: wraps modulo 2^N",   \
+      "If an exceptional condition occurs during the evaluation of an "     \
+      "expression (that is, if the result is not mathematically defined "   \
+      "or not in the range of representable values for its type), the "     \
+      "behavior is undefined. (C99 6.5p5, which OpenCL C inherits)")
 
 enum note_id {
 #define X(E, k, w, r) NOTE_ID_##E,

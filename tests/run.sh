@@ -30,6 +30,8 @@ for t in "$build"/tests/test_*; do
     [ -x "$t" ] && suite "$t" "$t"
 done
 suite golden sh tests/golden/run.sh "$build"
+suite "repl tour" sh tests/repl/tour.sh "$build"
+suite "repl tmux" sh tests/repl/tmux.sh "$build"
 if [ -n "$switch" ]; then
     for t in "$switch"/tests/test_vm*; do
         [ -x "$t" ] && suite "switch $t" "$t"

@@ -24,6 +24,7 @@
 
 #include "asm.h"
 #include "cmds.h"
+#include "native.h"
 #include "vectors.h"
 #include "vm.h"
 
@@ -273,6 +274,10 @@ typedef struct {          /* one group's run */
     const uint32_t *idx;  /* its case numbers */
 } grun;
 
+/* --native libraries: the generated kernels call no extern today, but a
+ * vector file's kernels run under the same rule as `clvm run`'s. */
+static vm_natives *natives;
+
 /* Runs work-items [lo, hi) in one work-group. A trap fails them all:
  * a conversion cannot trap but for a VM bug, and a load or store runs
  * alone. Returns whether the run finished. */
@@ -283,6 +288,7 @@ static bool run(grun *r, uint64_t lo, uint64_t hi)
     memset(&nd, 0, sizeof nd);
     nd.dims = 1, nd.global[0] = nd.local[0] = hi - lo, nd.offset[0] = lo;
     nd.threads = 1;
+    nd.natives = natives;
     if (!vm_run(&r->m, 0, r->args, &nd, &t))
         return true;
     if (t.kind == VM_TRAP_NOMEM) {
@@ -320,6 +326,11 @@ static void run_group(conform *k, uint32_t gi)
     int nerr = asm_assemble(src, strlen(src), "<conform>", &r.m, df);
     if (df)
         fclose(df);
+    char why[256];
+    if (!nerr && natives && vm_natives_bind(natives, &r.m, why, sizeof why)) {
+        fprintf(stderr, "clvm conform: %s\n", why);
+        exit(2);
+    }
     if (nerr) {
         char op[BI_NAME_MAX], ty[TY_NAME_MAX];
         fprintf(stderr,
@@ -468,6 +479,8 @@ static void usage(FILE *f)
           "  --profile NAME  the device profile to compare with; known: clvm "
           "(the\n                  default: only `defined` cases count, "
           "others are skipped)\n"
+          "  --native LIB.so the kernels may call LIB.so's functions "
+          "(docs/security.md)\n"
           "  --stats         print the rate to stderr: \"conform: N cases in "
           "S s (R cases/s)\"\n\n"
           "exit status: 0 all passed, 1 a case failed, 2 usage error or a "
@@ -499,6 +512,14 @@ int cmd_conform(int argc, char **argv)
             goto done;
         } else if (!strcmp(a, "--stats")) {
             stats = true;
+        } else if (!strcmp(a, "--native") && i + 1 < argc) {
+            char why[256];
+            if ((!natives && !(natives = vm_natives_new())) ||
+                vm_natives_open(natives, argv[++i], why, sizeof why)) {
+                fprintf(stderr, "clvm conform: %s\n",
+                        natives ? why : "out of memory");
+                goto done;
+            }
         } else if (!strncmp(a, "--profile=", 10)) {
             profile = a + 10;
         } else if (!strcmp(a, "--profile") && i + 1 < argc) {
@@ -561,5 +582,7 @@ int cmd_conform(int argc, char **argv)
     rc = k.malformed ? 2 : fail ? 1 : 0;
 done:
     free(files);
+    vm_natives_free(natives);
+    natives = NULL;
     return rc;
 }

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "asm.h"
-#include "bcfile.h"
 #include "cmds.h"
-#include "file.h"
-#include "lit.h"
+#include "interp.h"
+#include "native.h"
+#include "profile.h"
+#include "runargs.h"
 #include "value.h"
 #include "vm.h"
 
@@ -55,6 +55,14 @@ static void usage(FILE *f)
 "                         traps (default %u)\n"
 "  --time                 print 'time: kernel=SECONDS' (the run alone) to\n"
 "                         stderr\n"
+"  --profile NAME         clvm (default), strict, nvidia or pocl: give the\n"
+"                         implementation-defined results that device gives\n"
+"                         (strict: trap on them; docs/semantics.md)\n"
+"  --warn-impl            after the run, one warning per instruction and\n"
+"                         implementation-defined case it hit, with counts\n"
+"  --native LIB.so        the kernels may call the functions LIB.so defines\n"
+"                         (repeatable); a module naming any other extern\n"
+"                         is refused (docs/security.md)\n"
 "\n"
 "Buffers are little-endian. --out and --print happen after a trap too,\n"
 "showing what the work-groups that ran had written (which groups ran\n"
@@ -85,37 +93,6 @@ static int err(const char *fmt, ...)
     return 2;
 }
 
-/* A decimal number, nothing else (no sign, no octal surprises). */
-static bool number(const char *s, size_t len, uint64_t *v)
-{
-    uint64_t x = 0;
-    if (!len)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned d = (unsigned)(s[i] - '0');
-        if (d > 9 || x > (UINT64_MAX - d) / 10)
-            return false;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return true;
-}
-
-/* "A[,B[,C]]" into v; returns the count, 0 if malformed. */
-static unsigned numlist(const char *s, uint64_t v[3])
-{
-    unsigned n = 0;
-    for (;;) {
-        size_t len = strcspn(s, ",");
-        if (n == 3 || !number(s, len, &v[n]))
-            return 0;
-        n++;
-        if (!s[len])
-            return n;
-        s += len + 1;
-    }
-}
-
 typedef struct {
     const char *name, *path;   /* --out NAME=PATH; --print NAME (path NULL) */
     size_t nlen;
@@ -129,8 +106,9 @@ typedef struct {
     const char *file, *kernel;
     const char *global, *local, *offset;
     const char **args;
+    const char **natives;      /* --native LIB.so */
     output *outs;
-    int nargs, nouts;
+    int nargs, nouts, nnatives;
     bool time;
     vm_ndrange nd;
 } options;
@@ -140,7 +118,8 @@ typedef struct {
     X(KERNEL, "--kernel") X(GLOBAL, "--global") X(LOCAL, "--local")     \
     X(OFFSET, "--offset") X(ARG, "--arg") X(OUT, "--out")               \
     X(PRINT, "--print") X(THREADS, "--threads") X(WARP, "--warp")       \
-    X(MAX_STEPS, "--max-steps")
+    X(MAX_STEPS, "--max-steps") X(NATIVE, "--native")                   \
+    X(PROFILE, "--profile")
 enum {
 #define X(E, s) OPT_##E,
     RUN_OPTIONS(X)
@@ -170,42 +149,21 @@ static const char *optarg_of(int argc, char **argv, int *i, const char *name)
 /* --print NAME[:TYPE][:hex] */
 static int print_spec(const char *v, output *out)
 {
-    out->nlen = strcspn(v, ":");
-    if (!out->nlen)
-        return err("--print %s: expected NAME[:TYPE][:hex]", v);
-    for (const char *c = v + out->nlen; *c == ':'; c += strcspn(c, ":")) {
-        size_t n = strcspn(++c, ":");
-        if (n == 3 && !memcmp(c, "hex", 3) && !out->hex)
-            out->hex = true;
-        else if (!out->typed && ty_parse(c, n, &out->type))
-            out->typed = true;
-        else
-            return err("--print %s: '%.*s' is neither a type (float4, uint, "
-                       "uchar16, ...) nor hex", v, (int)n, c);
-    }
+    ra_view view = {0};
+    char why[RA_WHY];
+    if (ra_print_spec(v, &view, why, sizeof why))
+        return err("%s", why);
+    out->nlen = view.nlen, out->type = view.type;
+    out->typed = view.typed, out->hex = view.hex;
     return 0;
 }
 
 /* --threads, --warp, --max-steps */
 static int count_opt(int k, const char *v, vm_ndrange *nd)
 {
-    uint64_t x;
-    if (!number(v, strlen(v), &x))
-        return err("%s %s: expected a decimal number", opt_names[k], v);
-    if (k == OPT_THREADS) {
-        if (x > 1024)
-            return err("--threads %s: at most 1024", v);
-        nd->threads = (unsigned)x;
-    } else if (k == OPT_WARP) {
-        if (x < 1 || x > 64)
-            return err("--warp %s: must be 1 to 64", v);
-        nd->warp = (unsigned)x;
-    } else {
-        if (x < 1)
-            return err("--max-steps 0: must be at least 1");
-        nd->max_steps = x;
-    }
-    return 0;
+    char why[RA_WHY];
+    return ra_count(opt_names[k], v, nd, why, sizeof why) ? err("%s", why)
+                                                           : 0;
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -233,6 +191,9 @@ static int parse_options(int argc, char **argv, options *o)
         case OPT_ARG:
             o->args[o->nargs++] = v;
             break;
+        case OPT_NATIVE:
+            o->natives[o->nnatives++] = v;
+            break;
         case OPT_OUT:
             eq = strchr(v, '=');
             if (!eq || eq == v || !eq[1])
@@ -249,9 +210,19 @@ static int parse_options(int argc, char **argv, options *o)
         case OPT_THREADS: case OPT_WARP: case OPT_MAX_STEPS:
             rc = count_opt(k, v, &o->nd);
             break;
+        case OPT_PROFILE: {
+            int p = prof_parse(v);
+            if (p < 0)
+                return err("--profile %s: no such profile (clvm, strict, "
+                           "nvidia, pocl)", v);
+            o->nd.profile = (uint8_t)p;
+            break;
+        }
         default:
             if (!strcmp(a, "--time")) {
                 o->time = true;
+            } else if (!strcmp(a, "--warn-impl")) {
+                o->nd.warn_impl = true;
             } else if (a[0] == '-' && a[1]) {
                 for (k = 0; k < OPT_COUNT; k++)
                     if (!strcmp(a, opt_names[k]))
@@ -272,202 +243,45 @@ static int parse_options(int argc, char **argv, options *o)
     if (!o->global)
         return err("--global is missing: the NDRange's size, e.g. "
                    "--global 1024");
-    static const char *const what[] = {"--global", "--local", "--offset"};
-    const char *lists[] = {o->global, o->local, o->offset};
-    uint64_t *dst[] = {o->nd.global, o->nd.local, o->nd.offset};
-    for (unsigned d = 0; d < 3; d++) {
-        if (!lists[d])
-            continue;
-        unsigned n = numlist(lists[d], dst[d]);
-        if (!n)
-            return err("%s %s: expected 1 to 3 decimal numbers separated by "
-                       "commas", what[d], lists[d]);
-        if (d == 0)
-            o->nd.dims = n;
-        else if (n != o->nd.dims)
-            return err("%s %s has %u number%s, --global %s has %u", what[d],
-                       lists[d], n, n == 1 ? "" : "s", o->global,
-                       o->nd.dims);
-    }
-    for (unsigned d = 0; d < o->nd.dims; d++) {
-        uint64_t g = o->nd.global[d], l = o->nd.local[d];
-        if (g == 0)
-            return err("--global %s: a size of 0 in dimension %u", o->global,
-                       d);
-        if (o->local && l == 0)
-            return err("--local %s: a size of 0 in dimension %u", o->local,
-                       d);
-        if (o->local && g % l)
-            return err("global size %llu is not a multiple of local size "
-                       "%llu in dimension %u", (unsigned long long)g,
-                       (unsigned long long)l, d);
-    }
+    char why[RA_WHY];
+    if (ra_ndrange(o->global, o->local, o->offset, &o->nd, why, sizeof why))
+        return err("%s", why);
     return 0;
+}
+
+/* --warn-impl: one line per instruction and case, then the total. */
+static void warn_impl(const bc_module *m, enum prof_id p,
+                      const vm_warnings *ws)
+{
+    uint64_t total = 0;
+    const char *src = bc_str(m, m->source);
+    for (size_t i = 0; i < ws->n; i++) {
+        const vm_warning *v = &ws->v[i];
+        const bc_kernel *k = &m->kernels[v->kernel];
+        char ins[128];
+        vm_ins_text(m, k, v->pc, ins, sizeof ins);
+        fprintf(stderr, "%s:%u: warning: %s: %s (%s): %s gives %s; %llu "
+                "work-item%s, first (%llu,%llu,%llu)\n", *src ? src : "?",
+                v->line, ins, note_name((enum note_id)v->note),
+                note_kind((enum note_id)v->note), prof_name(p),
+                prof_what(p, (enum note_id)v->note),
+                (unsigned long long)v->count, v->count == 1 ? "" : "s",
+                (unsigned long long)v->gid[0], (unsigned long long)v->gid[1],
+                (unsigned long long)v->gid[2]);
+        total += v->count;
+    }
+    if (ws->v)
+        fprintf(stderr, "warn-impl: %llu implementation-defined result%s at "
+                "%zu instruction%s\n", (unsigned long long)total,
+                total == 1 ? "" : "s", ws->n, ws->n == 1 ? "" : "s");
 }
 
 /* ---- the module and the kernel's parameters ---- */
 
 static int load(const char *path, bc_module *m)
 {
-    size_t len = 0;
-    uint8_t *buf = file_read(path, &len);
-    if (!buf)
-        return err("cannot read '%s': %s", path, strerror(errno));
-    size_t pl = strlen(path);
-    bool bc = (len >= 8 && !memcmp(buf, BC_MAGIC, 8)) ||
-              (pl > 3 && !strcmp(path + pl - 3, ".bc"));
-    int rc = 0;
-    if (bc) {
-        char why[512];
-        if (bc_read(buf, len, m, why, sizeof why))
-            rc = err("%s: %s", path, why);
-    } else {
-        int n = asm_assemble((const char *)buf, len, path, m, stderr);
-        if (n)
-            rc = err("%d error%s in %s", n, n == 1 ? "" : "s", path);
-    }
-    free(buf);
-    return rc;
-}
-
-/* The parameter's declaration: "global const float *x", "uint n". */
-static char *decl(const bc_reg *g, const char *name, char *buf, size_t len)
-{
-    char tn[TY_NAME_MAX];
-    ty_name(g->type, tn);
-    if (g->kind == BC_REG_VALUE)
-        snprintf(buf, len, "%s %s", tn, name);
-    else
-        snprintf(buf, len, "%s %s%s *%s", bc_space_name(g->space),
-                 g->flags & BC_REGF_CONSTPTR && g->space != BC_CONSTANT
-                     ? "const " : "", tn, name);
-    return buf;
-}
-
-/* What --arg takes for it. */
-static const char *form_of(const bc_reg *g)
-{
-    return g->kind == BC_REG_VALUE ? "LITERAL"
-           : g->space == BC_LOCAL  ? "local:BYTES"
-                                   : "@FILE|zeros:BYTES";
-}
-
-static int find_kernel(const bc_module *m, const char *path, const char *name,
-                       uint32_t *k)
-{
-    char list[512] = "";
-    size_t at = 0;
-    for (uint32_t i = 0; i < m->nkernels; i++) {
-        const char *kn = bc_str(m, m->kernels[i].name);
-        if (name && !strcmp(kn, name)) {
-            *k = i;
-            return 0;
-        }
-        at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at
-                                                           : 0,
-                               "%s%s", i ? ", " : "", kn);
-        if (at >= sizeof list)
-            at = sizeof list;
-    }
-    if (!name && m->nkernels == 1) {
-        *k = 0;
-        return 0;
-    }
-    if (!m->nkernels)
-        return err("%s has no kernel", path);
-    if (!name)
-        return err("%s has %u kernels (%s): choose one with --kernel", path,
-                   m->nkernels, list);
-    return err("%s has no kernel '%s' (kernels: %s)", path, name, list);
-}
-
-static int param_of(const bc_kernel *k, const bc_module *m, const char *name,
-                    size_t len, uint32_t *p)
-{
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const char *pn = bc_str(m, k->params[i].name);
-        if (strlen(pn) == len && !memcmp(pn, name, len)) {
-            *p = i;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* "x, y, a" for messages. */
-static void param_list(const bc_kernel *k, const bc_module *m, char *buf,
-                       size_t len)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < k->nparams && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
-                               bc_str(m, k->params[i].name));
-    if (!k->nparams)
-        snprintf(buf, len, "none");
-}
-
-/* Builds the argument of parameter g from its --arg text. */
-static int make_arg(const bc_reg *g, const char *name, const char *v,
-                    vm_arg *a)
-{
-    char pd[128];
-    decl(g, name, pd, sizeof pd);
-    uint64_t n;
-    bool isfile = v[0] == '@', iszeros = !strncmp(v, "zeros:", 6),
-         islocal = !strncmp(v, "local:", 6);
-    if (g->kind == BC_REG_VALUE) {
-        if (isfile || iszeros || islocal)
-            return err("--arg %s=%s: '%s' is a value (%s): give a "
-                       "literal, not a buffer", name, v, name, pd);
-        uint64_t bits[TY_MAXLANES];
-        char why[160];
-        if (val_parse(g->type, v, strlen(v), bits, why, sizeof why))
-            return err("--arg %s=%s: %s", name, v, why);
-        a->size = ty_sizeof(g->type);
-        a->data = calloc(1, a->size);
-        if (!a->data)
-            return err("out of memory");
-        for (unsigned c = 0; c < g->type.n; c++)
-            lit_host_put(a->data, g->type.s, c, bits[c]);
-        return 0;
-    }
-    if (g->space == BC_LOCAL) {
-        if (!islocal)
-            return err("--arg %s=%s: '%s' is local memory (%s): give "
-                       "local:BYTES", name, v, name, pd);
-        if (!number(v + 6, strlen(v + 6), &n))
-            return err("--arg %s=%s: BYTES must be a decimal number", name,
-                       v);
-        a->size = n;
-        return 0;
-    }
-    if (iszeros) {
-        if (!number(v + 6, strlen(v + 6), &n))
-            return err("--arg %s=%s: BYTES must be a decimal number", name,
-                       v);
-        a->data = n && n <= SIZE_MAX ? malloc((size_t)n) : NULL;
-        if (n && !a->data)
-            return err("--arg %s=%s: cannot allocate %llu bytes", name, v,
-                       (unsigned long long)n);
-        /* Write the zeros now, so first-touch page faults are not counted
-         * in the kernel's --time (PoCL and plain C pay them in warm-up). */
-        if (n)
-            memset(a->data, 0, (size_t)n);
-        a->size = n;
-        return 0;
-    }
-    if (isfile) {
-        size_t len;
-        uint8_t *d = file_read(v + 1, &len);
-        if (!d)
-            return err("--arg %s=%s: cannot read '%s': %s", name, v, v + 1,
-                       strerror(errno));
-        a->data = d, a->size = len;
-        return 0;
-    }
-    return err("--arg %s=%s: '%s' is a buffer (%s): give @FILE or "
-               "zeros:BYTES", name, v, name, pd);
+    char why[RA_WHY];
+    return ra_load(path, m, stderr, why, sizeof why) ? err("%s", why) : 0;
 }
 
 /* Resolves --out/--print names to global or constant buffers with a
@@ -479,8 +293,8 @@ static int check_outputs(options *o, const bc_module *m, const bc_kernel *k,
         output *out = &o->outs[i];
         const char *opt = out->path ? "--out" : "--print";
         char pl[256], pd[128], tn[TY_NAME_MAX];
-        if (param_of(k, m, out->name, out->nlen, &out->param)) {
-            param_list(k, m, pl, sizeof pl);
+        if (ra_param_of(k, m, out->name, out->nlen, &out->param)) {
+            ra_param_list(k, m, pl, sizeof pl);
             return err("%s %s: kernel '%s' has no parameter '%.*s' "
                        "(parameters: %s)", opt, out->name,
                        bc_str(m, k->name), (int)out->nlen, out->name, pl);
@@ -489,7 +303,7 @@ static int check_outputs(options *o, const bc_module *m, const bc_kernel *k,
         if (g->kind != BC_REG_PTR || g->space == BC_LOCAL)
             return err("%s %s: '%.*s' is not a global or constant buffer "
                        "(%s)", opt, out->name, (int)out->nlen, out->name,
-                       decl(g, bc_str(m, k->params[out->param].name), pd,
+                       ra_decl(g, bc_str(m, k->params[out->param].name), pd,
                             sizeof pd));
         if (!out->typed)
             out->type = g->type;
@@ -525,14 +339,8 @@ static int write_out(const output *out, const vm_arg *a)
 static void print_out(const output *out, const vm_arg *a)
 {
     size_t es = ty_sizeof(out->type);
-    uint64_t bits[TY_MAXLANES];
-    char text[VAL_TEXT_MAX];
-    for (uint64_t i = 0; es && i < a->size / es; i++) {
-        val_load(out->type, a->data + i * es, bits);
-        val_format(out->type, bits, out->hex ? VAL_HEX : 0, text);
-        printf("%.*s[%llu] = %s\n", (int)out->nlen, out->name,
-               (unsigned long long)i, text);
-    }
+    ra_print_elems(stdout, out->name, out->nlen, out->type,
+                   out->hex ? VAL_HEX : 0, a->data, 0, es ? a->size / es : 0);
 }
 
 static double now(void)
@@ -547,6 +355,7 @@ typedef struct {
     options o;
     bc_module m;
     bool loaded;
+    vm_natives *nat;
     vm_arg *args;
     uint32_t nargs;
 } run_state;
@@ -561,12 +370,22 @@ static int run(int argc, char **argv, run_state *s)
         return rc;
     s->loaded = true;
     uint32_t ki = 0;
-    if ((rc = find_kernel(&s->m, o->file, o->kernel, &ki)) != 0)
-        return rc;
+    char why[RA_WHY];
+    /* host functions: only those of the libraries named here */
+    if (!(s->nat = vm_natives_new()))
+        return err("out of memory");
+    for (int i = 0; i < o->nnatives; i++)
+        if (vm_natives_open(s->nat, o->natives[i], why, sizeof why))
+            return err("%s", why);
+    if (vm_natives_bind(s->nat, &s->m, why, sizeof why))
+        return err("%s: %s", o->file, why);
+    o->nd.natives = s->nat;
+    if (ra_find_kernel(&s->m, o->file, o->kernel, &ki, why, sizeof why))
+        return err("%s", why);
     const bc_module *m = &s->m;
     const bc_kernel *k = &m->kernels[ki];
     const char *kn = bc_str(m, k->name);
-    char pl[256], pd[128];
+    char pd[128];
 
     /* --arg: every parameter exactly once */
     const char **given = calloc(k->nparams + 1, sizeof *given);
@@ -579,13 +398,9 @@ static int run(int argc, char **argv, run_state *s)
     for (int i = 0; i < o->nargs && !rc; i++) {
         const char *a = o->args[i], *eq = strchr(a, '=');
         uint32_t p;
-        if (!eq || eq == a)
-            rc = err("--arg %s: expected NAME=VALUE", a);
-        else if (param_of(k, m, a, (size_t)(eq - a), &p)) {
-            param_list(k, m, pl, sizeof pl);
-            rc = err("--arg %s: kernel '%s' has no parameter '%.*s' "
-                     "(parameters: %s)", a, kn, (int)(eq - a), a, pl);
-        } else if (given[p])
+        if (ra_arg_param(m, k, a, &p, why, sizeof why))
+            rc = err("%s", why);
+        else if (given[p])
             rc = err("--arg %s: '%.*s' was already given (--arg %s)", a,
                      (int)(eq - a), a, given[p]);
         else
@@ -599,28 +414,32 @@ static int run(int argc, char **argv, run_state *s)
             char form[160];
             if (!missing++)
                 err("kernel '%s' needs these arguments:", kn);
-            snprintf(form, sizeof form, "%s=%s", pn, form_of(g));
+            snprintf(form, sizeof form, "%s=%s", pn, ra_form_of(g));
             fprintf(stderr, "  --arg %-24s (%s)\n", form,
-                    decl(g, pn, pd, sizeof pd));
+                    ra_decl(g, pn, pd, sizeof pd));
         }
     if (missing)
         rc = 2;
     for (uint32_t p = 0; p < k->nparams && !rc; p++) {
         const char *name = bc_str(m, k->params[p].name);
-        rc = make_arg(&k->regs[k->params[p].reg], name,
-                      given[p] + strlen(name) + 1, &s->args[p]);
+        if (ra_make_arg(&k->regs[k->params[p].reg], name,
+                        given[p] + strlen(name) + 1, &s->args[p], why,
+                        sizeof why))
+            rc = err("%s", why);
     }
     free(given);
     if (rc || (rc = check_outputs(o, m, k, s->args)) != 0)
         return rc;
 
     vm_trap trap;
+    vm_warnings warns = {0};
+    o->nd.warnings = &warns;
     double t0 = now();
     int kind = vm_run(m, ki, s->args, &o->nd, &trap);
     double t1 = now();
     switch (kind) {
     case VM_OK: case VM_TRAP_BOUNDS: case VM_TRAP_ALIGN:
-    case VM_TRAP_BARRIER: case VM_TRAP_STEPS:
+    case VM_TRAP_BARRIER: case VM_TRAP_STEPS: case VM_TRAP_IMPL:
         break;
     default:    /* the run never started: an input error */
         return err("%s", trap.msg + (strncmp(trap.msg, "trap: ", 6) ? 0 : 6));
@@ -636,6 +455,8 @@ static int run(int argc, char **argv, run_state *s)
     }
     if (fflush(stdout) || ferror(stdout))
         rc = err("writing standard output: %s", strerror(errno));
+    warn_impl(m, (enum prof_id)o->nd.profile, &warns);
+    free(warns.v);
     if (kind) {
         fprintf(stderr, "%s\n", trap.msg);
         return rc ? rc : 1;
@@ -657,13 +478,17 @@ int cmd_run(int argc, char **argv)
     run_state s = {0};
     s.o.args = calloc((size_t)argc, sizeof *s.o.args);
     s.o.outs = calloc((size_t)argc, sizeof *s.o.outs);
-    int rc = s.o.args && s.o.outs ? run(argc, argv, &s) : err("out of memory");
+    s.o.natives = calloc((size_t)argc, sizeof *s.o.natives);
+    int rc = s.o.args && s.o.outs && s.o.natives ? run(argc, argv, &s)
+                                                 : err("out of memory");
     for (uint32_t i = 0; s.args && i < s.nargs; i++)
         free(s.args[i].data);
     free(s.args);
     free(s.o.args);
     free(s.o.outs);
+    free(s.o.natives);
     if (s.loaded)
         bc_free(&s.m);
+    vm_natives_free(s.nat);
     return rc;
 }

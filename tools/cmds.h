@@ -11,7 +11,8 @@
     X(asm,     cmd_asm,     "assemble IR (.clasm) into bytecode (.bc)")       \
     X(dis,     cmd_dis,     "print bytecode back as IR")                      \
     X(run,     cmd_run,     "run a kernel over an NDRange on real buffers")   \
-    X(conform, cmd_conform, "run conformance vector files through the VM")
+    X(conform, cmd_conform, "run conformance vector files through the VM")   \
+    X(repl,    cmd_repl,    "evaluate expressions and step through kernels")
 
 #define X(name, fn, summary) int fn(int argc, char **argv);
 CLVM_COMMANDS(X)

@@ -22,7 +22,11 @@ enum {
     PREC = 8,        /* parameter: name, register */
     RREC = 16,       /* register */
     LREC = 8,        /* line entry: pc, line */
-    NSEC = 5,        /* sections this version writes */
+    XREC = 12,       /* extern: name, result type, parameter count */
+    CREC = 4,        /* C type: scalar, kind, 2 bytes 0 */
+    NSEC = 6,        /* sections this version knows; 'externs' (the last)
+                        is written only when the module has some, so
+                        files without host calls are as before */
 };
 
 static const uint32_t sec_ids[NSEC] = {
@@ -67,10 +71,16 @@ static uint32_t get32(const uint8_t *p)
 
 int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
 {
-    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0}, off[NSEC];
+    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4}, off[NSEC];
+    const int nsec = m->nexterns ? NSEC : NSEC - 1;
     if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
-        (m->nkernels && !m->kernels))
+        (m->nkernels && !m->kernels) || (m->nexterns && !m->externs))
         return -1;
+    for (uint32_t i = 0; i < m->nexterns; i++) {
+        if (m->externs[i].nparams && !m->externs[i].params)
+            return -1;
+        size[5] += XREC + (uint64_t)m->externs[i].nparams * CREC;
+    }
     for (uint32_t i = 0; i < m->nkernels; i++) {
         const bc_kernel *k = &m->kernels[i];
         if ((k->nparams && !k->params) || (k->nregs && !k->regs) ||
@@ -83,8 +93,8 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
     }
     /* Sections start 4-aligned so code words are aligned in a mapped
      * file; the file ends where the last section does. */
-    uint64_t end = HDR + NSEC * SECENT;
-    for (int s = 0; s < NSEC; s++) {
+    uint64_t end = HDR + nsec * SECENT;
+    for (int s = 0; s < nsec; s++) {
         end = (end + 3) & ~(uint64_t)3;
         off[s] = end;
         end += size[s];
@@ -97,8 +107,8 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
     memcpy(b, BC_MAGIC, 8);
     put16(b + 8, BC_FORMAT_VERSION);
     put16(b + 10, 0);
-    put32(b + 12, NSEC);
-    for (int s = 0; s < NSEC; s++) {
+    put32(b + 12, (uint32_t)nsec);
+    for (int s = 0; s < nsec; s++) {
         put32(b + HDR + s * SECENT, sec_ids[s]);
         put32(b + HDR + s * SECENT + 4, (uint32_t)off[s]);
         put32(b + HDR + s * SECENT + 8, (uint32_t)size[s]);
@@ -142,6 +152,23 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
         for (uint32_t j = 0; j < k->nlines; j++, lines += LREC) {
             put32(lines, k->lines[j].pc);
             put32(lines + 4, k->lines[j].line);
+        }
+    }
+    if (m->nexterns) {
+        p = b + off[5];
+        put32(p, m->nexterns);
+        p += 4;
+        for (uint32_t i = 0; i < m->nexterns; i++) {
+            const bc_extern *x = &m->externs[i];
+            put32(p, x->name);
+            p[4] = x->ret.s;
+            p[5] = x->ret.kind;
+            put32(p + 8, x->nparams);
+            p += XREC;
+            for (uint32_t j = 0; j < x->nparams; j++, p += CREC) {
+                p[0] = x->params[j].s;
+                p[1] = x->params[j].kind;
+            }
         }
     }
     *buf = b;
@@ -287,6 +314,57 @@ static int read_kernels(rd *r, bc_module *m, cur *kc, cur *cc, cur *lc)
     return 0;
 }
 
+/* The externs section (absent: none). Meaning is the verifier's. */
+static int read_externs(rd *r, bc_module *m, cur *xc)
+{
+    const uint8_t *b = r->buf;
+    if (xc->end == xc->pos)
+        return 0;
+    if (!left(xc, 4))
+        return rerr(r, "section 'externs' at 0x%zx is too short", xc->pos);
+    uint32_t nx = get32(b + xc->pos);
+    xc->pos += 4;
+    if (!left(xc, (uint64_t)nx * XREC))
+        return rerr(r, "section 'externs': %u externs need at least %llu "
+                       "bytes, %zu left", nx, (unsigned long long)nx * XREC,
+                    xc->end - xc->pos);
+    if (nx && !(m->externs = calloc(nx, sizeof *m->externs)))
+        return oom(r);
+    m->nexterns = nx;
+    for (uint32_t i = 0; i < nx; i++) {
+        bc_extern *x = &m->externs[i];
+        size_t at = xc->pos;
+        if (!left(xc, XREC))
+            return rerr(r, "extern %u at 0x%zx: record runs past the end of "
+                           "section 'externs'", i, at);
+        const uint8_t *p = b + at;
+        x->name = get32(p);
+        x->ret = (bc_ctype){p[4], p[5]};
+        uint32_t np = get32(p + 8);
+        xc->pos += XREC;
+        if (get16(p + 6))
+            return rerr(r, "extern %u at 0x%zx: reserved bytes are not zero",
+                        i, at);
+        if (!left(xc, (uint64_t)np * CREC))
+            return rerr(r, "extern %u at 0x%zx: %u parameters run past the "
+                           "end of section 'externs'", i, at, np);
+        if (np && !(x->params = calloc(np, sizeof *x->params)))
+            return oom(r);
+        x->nparams = np;
+        for (uint32_t j = 0; j < np; j++, xc->pos += CREC) {
+            p = b + xc->pos;
+            x->params[j] = (bc_ctype){p[0], p[1]};
+            if (get16(p + 2))
+                return rerr(r, "extern %u parameter %u at 0x%zx: reserved "
+                               "bytes are not zero", i, j, xc->pos);
+        }
+    }
+    if (xc->pos != xc->end)
+        return rerr(r, "section 'externs': %zu bytes at 0x%zx after the "
+                       "last extern", xc->end - xc->pos, xc->pos);
+    return 0;
+}
+
 /* A section's name for messages: known ones by name, others in hex. */
 static const char *sec_name(uint32_t id, char buf[16])
 {
@@ -370,7 +448,8 @@ static int parse(rd *r, bc_module *m)
     m->strings = (char *)strings;
     if (copy_out(r, sec[1].pos, m->nconst, &m->consts))
         return -1;
-    return read_kernels(r, m, &sec[2], &sec[3], &sec[4]);
+    return read_kernels(r, m, &sec[2], &sec[3], &sec[4]) ||
+           read_externs(r, m, &sec[5]) ? -1 : 0;
 }
 
 int bc_read(const uint8_t *buf, size_t len, bc_module *m, char *err,

@@ -24,7 +24,8 @@ enum { BC_FORMAT_VERSION = 1 };
     X(CONSTS,  2, "consts")             \
     X(KERNELS, 3, "kernels")            \
     X(CODE,    4, "code")               \
-    X(LINES,   5, "lines")
+    X(LINES,   5, "lines")              \
+    X(EXTERNS, 6, "externs")
 enum bc_section {
 #define X(E, id, name) BC_SEC_##E = id,
     BC_SECTIONS(X)

@@ -29,7 +29,7 @@ unsigned bc_ins_words(uint32_t header)
         return 0;
     unsigned w = 1;
     for (const char *p = bc_bases[bc_ops[op].base].operands; *p; p++)
-        w += *p == 'z' ? 2 : 1;
+        w += *p == 'z' ? 2 : *p == 'l' ? BC_FLAGS(header) : 1;
     return w;
 }
 
@@ -59,6 +59,9 @@ void bc_free(bc_module *m)
         free(k->lines);
     }
     free(m->kernels);
+    for (uint32_t i = 0; i < m->nexterns; i++)
+        free(m->externs[i].params);
+    free(m->externs);
     free(m->consts);
     free(m->strings);
     memset(m, 0, sizeof *m);

@@ -69,6 +69,8 @@ extern const bc_opinfo bc_ops[BC_NOPS];
  * are 0. A register with init BC_INIT_NONE has arg 0. */
 
 /* Instruction flags. */
+/* An l operand (CALL, CALLV, PRINTF) is a list of BC_FLAGS(header)
+ * register words, so those ops have no flag bits. */
 enum {
     BC_F_ALIGNED = 1 << 0,  /* VLDH/VSTH: the vloada/vstorea form */
     BC_F_NOT     = 1 << 1,  /* BRKIF: break unless c */
@@ -150,9 +152,30 @@ typedef struct {
     uint32_t line;    /* line of the kernel's header */
 } bc_kernel;
 
+/* An extern declaration: a host function's C signature. Parameters are
+ * values of a scalar type or pointers to it; the result is void or a
+ * value. Bound at load time to a --native library's function
+ * (vm/native.h). */
+enum bc_ckind { BC_C_VOID, BC_C_VALUE, BC_C_PTR, BC_C_CPTR /* const T * */ };
+typedef struct {
+    uint8_t s;        /* enum ty_scalar (not half); 0 for void */
+    uint8_t kind;     /* enum bc_ckind */
+} bc_ctype;
+
+enum { BC_MAX_CALL_ARGS = 16 };   /* parameters of an extern at most */
+
+typedef struct {
+    uint32_t name;    /* the C symbol */
+    bc_ctype ret;
+    uint32_t nparams;
+    bc_ctype *params;
+} bc_extern;
+
 typedef struct {
     uint32_t nkernels;
     bc_kernel *kernels;
+    uint32_t nexterns;
+    bc_extern *externs;
     uint32_t nconst;
     uint8_t *consts;    /* constant pool, little-endian values */
     uint32_t nstrings;

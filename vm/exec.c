@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "profile.h"
 
 const char *vm_trap_name(enum vm_trapkind k)
 {
@@ -122,6 +123,10 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
         th = 256;
     r->threads = r->ngroups < th ? (unsigned)r->ngroups : th;
     r->max_steps = nd->max_steps ? nd->max_steps : VM_DEFAULT_MAX_STEPS;
+    r->natives = nd->natives;
+    r->out = nd->out ? nd->out : stdout;
+    r->profile = nd->profile;
+    r->warn_impl = nd->warn_impl;
     return 0;
 }
 
@@ -152,9 +157,27 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
     for (const char *l = bc_bases[bc_ops[op].base].operands; *l; l++, w++) {
         char tmp[BI_NAME_MAX + 24];
         const char *s = tmp;
+        unsigned base = bc_ops[op].base;
         switch (*l) {
         case 'j': put(tmp, sizeof tmp, "@%u", *w); break;
-        case 'i': put(tmp, sizeof tmp, "%u", *w); break;
+        case 'i':
+            if ((base == BCB_CALL || base == BCB_CALLV) && *w < m->nexterns)
+                put(tmp, sizeof tmp, "%s", bc_str(m, m->externs[*w].name));
+            else if (base == BCB_PRINTF)
+                put(tmp, sizeof tmp, "\"%.20s%s\"", bc_str(m, *w),
+                    strlen(bc_str(m, *w)) > 20 ? "..." : "");
+            else
+                put(tmp, sizeof tmp, "%u", *w);
+            break;
+        case 'l':   /* the registers of the list, the last operand */
+            for (uint32_t e = 0; e < BC_FLAGS(h); e++) {
+                s = reg_name(m, k, w[e], tmp, sizeof tmp);
+                if (at < len)
+                    at += (size_t)snprintf(buf + at, len - at, "%s%s", sep,
+                                           s);
+                sep = ", ";
+            }
+            return;
         case 'z':
             put(tmp, sizeof tmp, "0x%llx",
                      (unsigned long long)(w[0] | (uint64_t)w[1] << 32));
@@ -200,6 +223,52 @@ static void buf_name(const vm_prog *P, uint32_t b, char *buf, size_t len)
                  (unsigned long long)bi->size);
 }
 
+/* A value of type t (its bits b) in decimal. */
+static void fmt_val(char *buf, size_t len, enum ty_scalar t, uint64_t b)
+{
+    unsigned bits = 8 * ty_scalar_size(t);
+    uint64_t m = ~UINT64_C(0) >> (64 - bits);
+    if (ty_is_signed(t) && (b & m) >> (bits - 1))
+        put(buf, len, "-%llu", (unsigned long long)((0 - b) & m));
+    else
+        put(buf, len, "%llu", (unsigned long long)(b & m));
+}
+
+/* The strict profile's trap: the case, its rule, and what each other
+ * profile gives for the operands that raised it. */
+static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
+                        char *buf, size_t len)
+{
+    const uint32_t *code = P->k->code + pc;
+    const unsigned op = BC_OPCODE(code[0]), base = bc_ops[op].base;
+    const enum note_id id = (enum note_id)f->note;
+    int n = snprintf(buf, len, "component %u: %s (%s): %s: \"%s\";",
+                     f->comp, note_name(id), note_kind(id), note_what(id),
+                     note_rule(id));
+    for (int p = 0; p < PROF_COUNT && n >= 0 && (size_t)n < len; p++) {
+        char v[40] = "";
+        uint64_t d = 0;
+        if (p == PROF_STRICT)
+            continue;
+        if (base == BCB_CVT) {
+            enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(code[3]);
+            prof_cv_scalar((enum prof_id)p, ds,
+                           (enum ty_scalar)BC_CVT_SRC(code[3]), &d,
+                           &f->opnd[0], BC_CVT_SAT(code[3]),
+                           (enum rnd)BC_CVT_RND(code[3]));
+            fmt_val(v, sizeof v, ds, d);
+        } else if (base == BCB_DIV || base == BCB_REM) {
+            enum ty_scalar t = (enum ty_scalar)bc_ops[op].elem;
+            prof_divrem((enum prof_id)p, t, base == BCB_REM, &d, &f->opnd[0],
+                        &f->opnd[1]);
+            fmt_val(v, sizeof v, t, d);
+        }
+        n += snprintf(buf + n, len - (size_t)n, " %s gives %s%s", prof_name(p),
+                      *v ? v : prof_what((enum prof_id)p, id),
+                      p + 1 < PROF_COUNT ? "," : "");
+    }
+}
+
 void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
 {
     const vm_prog *P = w->P;
@@ -218,7 +287,7 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
             ;
     vm_warp_gid(w, lane, t->gid);
 
-    char detail[256] = "", where[64], ins[96];
+    char detail[768] = "", where[64], ins[96];
     const char *src = bc_str(P->m, P->m->source);
     if (t->line)
         put(where, sizeof where, "%.40s:%u", *src ? src : "?", t->line);
@@ -259,6 +328,11 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
                      "at pc %u", f->other_pc);
         else
             put(detail + n, sizeof detail - n, "did not arrive");
+    } else if (t->kind == VM_TRAP_IMPL) {
+        impl_detail(P, t->pc, f, detail, sizeof detail);
+    } else if (t->kind == VM_TRAP_NOMEM) {
+        put(detail, sizeof detail, "printf output of a work-item over %u "
+            "bytes, or no memory for it", (unsigned)VM_PRINTF_MAX);
     } else if (t->kind == VM_TRAP_STEPS) {
         put(detail, sizeof detail, "its warp ran %llu instructions",
                  (unsigned long long)w->steps);
@@ -340,13 +414,77 @@ static int run_group(vm_group *g, uint64_t linear, vm_trap *t)
     }
 }
 
+/* A finished group's printf output, waiting for the groups before it. */
+typedef struct pend {
+    struct pend *next;
+    uint64_t gi;
+    bool trapped;
+    size_t len;
+    char buf[];
+} pend;
+
 typedef struct {
     const vm_prog *P;
     _Atomic uint64_t next;   /* the next group to take */
     _Atomic uint64_t first;  /* the lowest group that trapped so far */
     pthread_mutex_t lock;
     vm_trap trap;            /* ... and its trap */
+    /* printf output goes out group by group in linear group order, so it
+     * is the same whatever the thread count; nothing after a trapping
+     * group (whose own output, up to the trap, goes out) */
+    uint64_t emit;           /* the next group to write */
+    pend *pending;           /* later groups that finished, sorted */
+    bool stop;               /* a trapping group was written */
+    bool lost;               /* no memory to hold a group's output */
+    /* warn_impl: each group's counts (ncount/nfirst of its touched
+     * slots), kept apart so that the groups past a trap can be left out */
+    struct wrec { uint64_t gi, count; uint32_t slot, first; } *recs;
+    size_t nrecs, caprecs;
 } run_state;
+
+static void emit_one(run_state *s, bool trapped)
+{
+    s->emit++;
+    s->stop |= trapped;
+}
+
+/* Called with s->lock held when group gi finished (or trapped). */
+static void emit_group(run_state *s, vm_group *g, uint64_t gi, bool trapped)
+{
+    FILE *out = s->P->r.out;
+    if (gi == s->emit) {
+        if (!s->stop)
+            vm_group_flush(g, out);
+        emit_one(s, trapped);
+    } else {
+        size_t len = 0;
+        for (uint32_t i = 0; i < s->P->r.group_size; i++)
+            len += g->pout[i].len;
+        pend *e = malloc(sizeof *e + len), **at = &s->pending;
+        if (!e) {
+            s->lost = true;
+            return;
+        }
+        e->gi = gi, e->trapped = trapped, e->len = 0;
+        for (uint32_t i = 0; i < s->P->r.group_size; i++) {
+            if (g->pout[i].len)
+                memcpy(e->buf + e->len, g->pout[i].buf, g->pout[i].len);
+            e->len += g->pout[i].len;
+        }
+        while (*at && (*at)->gi < gi)
+            at = &(*at)->next;
+        e->next = *at;
+        *at = e;
+    }
+    while (s->pending && s->pending->gi == s->emit) {
+        pend *e = s->pending;
+        s->pending = e->next;
+        if (!s->stop && e->len)
+            fwrite(e->buf, 1, e->len, out);
+        emit_one(s, e->trapped);
+        free(e);
+    }
+}
 
 typedef struct {
     run_state *s;
@@ -356,6 +494,68 @@ typedef struct {
 /* Takes groups in increasing order. A group above the lowest trapping one
  * is skipped, but every group below it runs to the end, so the group
  * reported is the lowest that traps whatever the thread count. */
+static void keep_counts(run_state *s, vm_group *g, uint64_t gi)
+{
+    if (s->nrecs + g->ntouched > s->caprecs) {
+        size_t cap = 2 * (s->nrecs + g->ntouched);
+        struct wrec *r = realloc(s->recs, cap * sizeof *r);
+        if (!r) {
+            s->lost = true;
+            return;
+        }
+        s->recs = r, s->caprecs = cap;
+    }
+    for (uint32_t i = 0; i < g->ntouched; i++) {
+        uint32_t slot = g->touched[i];
+        s->recs[s->nrecs++] = (struct wrec){gi, g->ncount[slot], slot,
+                                            g->nfirst[slot]};
+    }
+}
+
+/* The warnings of a run from the kept counts, in instruction order: the
+ * groups up to the first that trapped (all when none did). */
+static void make_warnings(run_state *s, vm_warnings *out)
+{
+    const vm_prog *P = s->P;
+    const vm_range *r = &P->r;
+    size_t slots = (size_t)P->nins * NOTE_COUNT, n = 0;
+    struct wrec *best = calloc(slots ? slots : 1, sizeof *best);
+    out->v = NULL, out->n = 0;
+    if (!best)
+        return;
+    uint64_t last = atomic_load(&s->first);
+    for (size_t i = 0; i < s->nrecs; i++) {
+        struct wrec *e = &s->recs[i], *b = &best[e->slot];
+        if (e->gi > last)
+            continue;
+        n += b->count == 0;
+        if (b->count == 0 || e->gi < b->gi)
+            b->gi = e->gi, b->first = e->first;
+        b->count += e->count;
+    }
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    for (size_t i = 0; out->v && i < slots; i++) {
+        const struct wrec *b = &best[i];
+        if (!b->count)
+            continue;
+        vm_warning *v = &out->v[out->n++];
+        v->kernel = P->kidx;
+        v->pc = P->ins[i / NOTE_COUNT].pc;
+        v->line = bc_line_of(P->k, v->pc);
+        v->note = (uint8_t)(i % NOTE_COUNT);
+        v->count = b->count;
+        uint64_t gid3[3] = {b->gi % r->groups[0],
+                            b->gi / r->groups[0] % r->groups[1],
+                            b->gi / r->groups[0] / r->groups[1]},
+                 lid[3] = {b->first % r->local[0],
+                           b->first / r->local[0] % r->local[1],
+                           b->first / r->local[0] / r->local[1]};
+        for (int d = 0; d < 3; d++)
+            v->gid[d] = gid3[d] * r->local[d] + lid[d] + r->offset[d];
+    }
+    free(best);
+}
+
 static void *work(void *arg)
 {
     worker *me = arg;
@@ -365,12 +565,16 @@ static void *work(void *arg)
         uint64_t gi = atomic_fetch_add(&s->next, 1);
         if (gi >= s->P->r.ngroups || gi > atomic_load(&s->first))
             break;
-        if (run_group(me->g, gi, &t)) {
+        int rc = run_group(me->g, gi, &t);
+        if (rc || s->P->printf || me->g->ntouched) {
             pthread_mutex_lock(&s->lock);
-            if (gi < atomic_load(&s->first)) {
+            keep_counts(s, me->g, gi);
+            if (rc && gi < atomic_load(&s->first)) {
                 s->trap = t;
                 atomic_store(&s->first, gi);
             }
+            if (s->P->printf)
+                emit_group(s, me->g, gi, rc != 0);
             pthread_mutex_unlock(&s->lock);
         }
     }
@@ -415,6 +619,11 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
             pthread_join(tids[i], NULL);
         if (atomic_load(&s.first) != UINT64_MAX)
             *trap = s.trap;
+        else if (s.lost)
+            vm_trap_set(trap, VM_TRAP_NOMEM, "printf output of kernel '%s'",
+                        bc_str(m, P->k->name));
+        if (P->printf)
+            fflush(r.out);
     } else {
         vm_trap_set(trap, VM_TRAP_NOMEM, "work-group memory of kernel '%s'",
                     bc_str(m, P->k->name));
@@ -423,6 +632,14 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         vm_group_free(ws[i].g);
     free(ws);
     free(tids);
+    while (s.pending) {
+        pend *e = s.pending;
+        s.pending = e->next;
+        free(e);
+    }
+    if (ok && nd->warn_impl && nd->warnings)
+        make_warnings(&s, nd->warnings);
+    free(s.recs);
     pthread_mutex_destroy(&s.lock);
     vm_prog_free(P);
     return trap->kind;

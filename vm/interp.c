@@ -36,6 +36,8 @@
 
 #include "half.h"
 #include "loadstore.h"
+#include "mathfn.h"
+#include "profile.h"
 #include "reinterpret.h"
 
 #if defined(__GNUC__)
@@ -132,7 +134,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define FMA_F64 fma
 
 /* Internal opcodes after the real ones. */
-enum { XOP_END = BC_NOPS, XOP_COUNT };
+enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_COUNT };
 
 /* ------------------------------------------------------------------ */
 /* Helpers the handlers call out of line                               */
@@ -421,6 +423,93 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
     }
 }
 
+/* An instruction decoded as XOP_NOTE (see watch): runs it for the active
+ * lanes element by element, each as profile P->profile gives it, and
+ * reports the notes raised: into w->notes, per work-item into the group's
+ * counts under warn_impl, and under the strict profile as a trap (IMPL)
+ * at the lowest lane that raised one, before anything is written.
+ * Returns 1 on a trap. */
+static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
+                          uint8_t *R)
+{
+    const vm_prog *P = w->P;
+    const uint32_t W = P->r.warp, rows = ip->cnt / W;
+    const unsigned base = bc_ops[ip->note_op].base;
+    const enum prof_id prof = (enum prof_id)P->profile;
+    unsigned ln[VM_MAXW] = {0}, any = 0, des = ip->es, ses = ip->es;
+    uint32_t comp[VM_MAXW] = {0};
+    uint64_t opnd[VM_MAXW][2];
+    uint8_t *out = w->scratch;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        const uint32_t l = CTZ(m);
+        for (uint32_t r = 0; r < rows && base != BCB_AS; r++) {
+            const size_t e = (size_t)r * W + l;
+            int n;
+            uint64_t x = 0, y = 0;
+            if (base == BCB_CVT) {
+                enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->imm),
+                               ss = (enum ty_scalar)BC_CVT_SRC(ip->imm);
+                ses = ty_scalar_size(ss);
+                memcpy(&x, R + ip->a + e * ses, ses);
+                n = prof_cv_scalar(prof, ds, ss, out + e * des, &x,
+                                   BC_CVT_SAT(ip->imm),
+                                   (enum rnd)BC_CVT_RND(ip->imm));
+            } else { /* DIV, REM */
+                memcpy(&x, R + ip->a + e * ses, ses);
+                memcpy(&y, R + ip->b + e * ses, ses);
+                n = prof_divrem(prof, (enum ty_scalar)bc_ops[ip->note_op].elem,
+                                base == BCB_REM, out + e * des, &x, &y);
+            }
+            if (n > 0 && !ln[l])
+                comp[l] = r, opnd[l][0] = x, opnd[l][1] = y;
+            ln[l] |= n > 0 ? (unsigned)n : 0u;
+        }
+        if (base == BCB_AS) {
+            ty_t dt = {(uint8_t)ip->imm, (uint8_t)(ip->imm >> 8)};
+            ty_t st = {(uint8_t)(ip->imm >> 16), (uint8_t)(ip->imm >> 24)};
+            uint8_t a[TY_MAXLANES * 8], d[TY_MAXLANES * 8];
+            memset(a, 0, sizeof a);
+            int n = as_reinterpret(dt, st, d, a); /* the notes: by type */
+            ln[l] = n > 0 ? (unsigned)n : 0u;
+            opnd[l][0] = opnd[l][1] = 0;
+        }
+        any |= ln[l];
+    }
+    if (any) {
+        uint32_t at = (uint32_t)(ip - P->ins);
+        w->notes |= any;
+        w->note_ip = at;
+        if (prof == PROF_STRICT) {
+            uint32_t l = 0;
+            while (!ln[l])
+                l++;
+            w->fault = (vm_fault){.kind = VM_TRAP_IMPL, .lane = l,
+                                  .note = (uint8_t)CTZ(ln[l]),
+                                  .comp = comp[l],
+                                  .opnd = {opnd[l][0], opnd[l][1]}};
+            return 1;
+        }
+        vm_group *g = w->g;
+        for (uint32_t l = 0; g->ncount && l < W; l++)
+            for (unsigned b = ln[l]; b; b &= b - 1) {
+                uint32_t slot = at * NOTE_COUNT + CTZ(b);
+                if (!g->ncount[slot]++) {
+                    g->touched[g->ntouched++] = slot;
+                    g->nfirst[slot] = w->base + l;
+                }
+            }
+    }
+    if (base == BCB_AS) {
+        as_lanes(w, ip, exec, R);
+        return 0;
+    }
+    for (uint64_t m = exec; m; m &= m - 1)
+        for (uint32_t r = 0, l = CTZ(m); r < rows; r++)
+            memcpy(R + ip->d + ((size_t)r * W + l) * des,
+                   out + ((size_t)r * W + l) * des, des);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Handler bodies                                                      */
 
@@ -584,6 +673,21 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
 #define H_ABS_U(S) EW1(u##S, t##S, x)
 #define H_ABS_S(S) EW1(u##S, t##S, x < 0 ? 0u - (a##S)x : (a##S)x)
 #define H_FABS(S) EW1(u##S, u##S, x & (u##S)(~(u##S)0 >> 1))
+
+/* Math built-ins: stdlib's loop over the elements (into scratch when
+ * lanes are masked off, then blended). FTEST's true value is 1 for a
+ * scalar, all ones per component of a vector. */
+#define MATHFN(S)                                                           \
+    {                                                                       \
+        const uint32_t cnt = ip->cnt;                                       \
+        mathfn_run((enum mathfn)ip->imm, (enum ty_scalar)bc_ops[ip->op].elem, \
+                   OUTP, R + ip->a, R + ip->b, R + ip->c, cnt, ip->n > 1);  \
+        FINISH(o##S)                                                        \
+    }
+#define H_MATH1(S) MATHFN(S)
+#define H_MATH2(S) MATHFN(S)
+#define H_MATH3(S) MATHFN(S)
+#define H_FTEST(S) MATHFN(S)
 
 /* Bitwise */
 #define H_AND(S) EW2(u##S, u##S, x & y)
@@ -964,6 +1068,15 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
         vmbreak;                                                            \
     }
 
+/* Host calls and printf: out of line, lane by lane (native.c). */
+#define H_CALL(S)                                                           \
+    if (UNLIKELY(vm_native_call(w, ip, exec)))                              \
+        goto trap;
+#define H_CALLV(S) H_CALL(S)
+#define H_PRINTF(S)                                                         \
+    if (UNLIKELY(vm_native_printf(w, ip, exec)))                            \
+        goto trap;
+
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
 
@@ -1254,6 +1367,9 @@ static bool scan(vm_prog *p, uint8_t *written, vm_trap *t)
         p->pcins[pc] = n++;
         const char *l = bc_bases[bc_ops[BC_OPCODE(h)].base].operands;
         for (uint32_t q = pc + 1; *l; l++, q++) {
+            for (uint32_t e = 0; *l == 'l' && e < BC_FLAGS(h); e++)
+                if (k->code[q + e] >= k->nregs)
+                    return code_error(t, p, pc, "no such register");
             if (strchr("dabcpo", *l)) {
                 if (k->code[q] >= k->nregs)
                     return code_error(t, p, pc, "no such register");
@@ -1292,6 +1408,7 @@ static uint64_t full_write(const vm_prog *p, const uint32_t *code,
     const uint64_t rows = ty_lanes((ty_t){el, (uint8_t)nn});
     switch (base) {
     case BCB_SWW: case BCB_AS: case BCB_ST: case BCB_VSTORE: case BCB_VSTH:
+    case BCB_CALL: case BCB_CALLV: case BCB_PRINTF:
         return 0;
     case BCB_CVT:
         return BC_CVT_DST(o->t) < TY_NSCALAR
@@ -1343,6 +1460,12 @@ static void need_reset(const vm_prog *p, const uint8_t *written,
         for (unsigned q = 0; q < 5; q++)
             if (strchr(l, "abcpo"[q]) && !defined[reads[q]])
                 reset[reads[q]] = 1;
+        if (strchr(l, 'l')) {   /* the list is last: after 'd' and 'i' */
+            const uint32_t *list = code + strlen(l);
+            for (uint32_t e = 0; e < BC_FLAGS(code[0]); e++)
+                if (!defined[list[e]])
+                    reset[list[e]] = 1;
+        }
         if (strchr(l, 'd')) {
             uint64_t all = reg_bytes(&k->regs[o.d], p->r.warp);
             if (depth == 0 && full_write(p, code, &o) == all)
@@ -1530,9 +1653,72 @@ static bool decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     case BCB_BARRIER:
         p->barrier = true;
         return true;
+    case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST: {
+        const unsigned na = (unsigned)strlen(bc_bases[base].operands) - 2;
+        I->imm = o.i;
+        *why = "math function of another arity or type";
+        return vec && o.i < MF_COUNT && mathfns[o.i].nargs == na &&
+               (mathfns[o.i].res == MF_MASK) == (base == BCB_FTEST) &&
+               mathfn_takes((enum mathfn)o.i, el) &&
+               fits(p, o.d, BC_REG_VALUE, v) && fits(p, o.a, BC_REG_VALUE, v) &&
+               (na < 2 || fits(p, o.b, BC_REG_VALUE, v)) &&
+               (na < 3 || fits(p, o.c, BC_REG_VALUE, v));
+    }
+    case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: {
+        /* the verifier checked the registers against the signature or
+         * format; the handlers read them by their types */
+        const unsigned fixed = base == BCB_CALL ? 2 : 1;
+        I->a = o.i;
+        I->b = BC_FLAGS(h);
+        I->imm = (uint64_t)(code + 1 + fixed - k->code);
+        p->printf |= base == BCB_PRINTF;
+        *why = "call of no extern";
+        return base == BCB_PRINTF ? I->a < p->m->nstrings
+                                  : I->a < p->m->nexterns && vec;
+    }
     default:
         return true;
     }
+}
+
+/* Decodes I as XOP_NOTE when it may hit a case (enum note) that the
+ * profile gives another value for, or that strict or warn_impl must see.
+ * Elsewhere, and for every other instruction, the fast handler stays. */
+static void watch(vm_prog *p, vm_ins *I)
+{
+    const unsigned base = bc_ops[I->op].base;
+    const enum ty_scalar el = (enum ty_scalar)bc_ops[I->op].elem;
+    unsigned can = 0;
+    uint64_t imm = I->imm;
+    if (base == BCB_CVT) {
+        operands o;
+        read_operands(p->k->code + I->pc + 1, bc_bases[base].operands, &o);
+        enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(o.t),
+                       ss = (enum ty_scalar)BC_CVT_SRC(o.t);
+        bool sat = BC_CVT_SAT(o.t);
+        imm = o.t;
+        if (ty_is_float(ss) && !ty_is_float(ds))
+            can = sat ? NOTE_SAT_NAN : NOTE_FLT_RANGE | NOTE_FLT_NAN;
+        else if (!ty_is_float(ss) && ty_is_signed(ds) && !sat &&
+                 (ty_scalar_size(ds) < ty_scalar_size(ss) ||
+                  (ds != ss && !ty_is_signed(ss) &&
+                   ty_scalar_size(ds) == ty_scalar_size(ss))))
+            can = NOTE_NARROW;
+    } else if (base == BCB_AS) {
+        ty_t dt = {(uint8_t)imm, (uint8_t)(imm >> 8)};
+        ty_t st = {(uint8_t)(imm >> 16), (uint8_t)(imm >> 24)};
+        enum as_check c = as_classify(dt, st);
+        can = c == AS_COUNT ? NOTE_AS_COUNT : c == AS_4TO3 ? NOTE_AS_W
+              : c == AS_3TO4 ? NOTE_AS_3TO4 : 0;
+    } else if ((base == BCB_DIV || base == BCB_REM) && !ty_is_float(el)) {
+        can = NOTE_DIV_ZERO | (ty_is_signed(el) ? NOTE_DIV_MIN : 0);
+    }
+    bool all = p->profile == PROF_STRICT || p->r.warn_impl;
+    if (!(can & (all ? ~0u : prof_differs((enum prof_id)p->profile))))
+        return;
+    I->note_op = I->op;
+    I->op = XOP_NOTE;
+    I->imm = imm;
 }
 
 /* Decodes every instruction and checks the structure the mask stack
@@ -1611,6 +1797,8 @@ static bool decode(vm_prog *p, const void *const *tab,
             I->j = p->pcins[I->j];
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
+    for (uint32_t i = 0; i + 1 < p->nins; i++)
+        watch(p, &p->ins[i]);
     for (uint32_t i = 0; i < p->nins; i++)
         p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
     return true;
@@ -1643,6 +1831,15 @@ vm_prog *vm_prog_new(const bc_module *m, uint32_t kidx, vm_arg *args,
     p->kidx = kidx;
     p->r = *r;
     p->args = args;
+    p->profile = r->profile < PROF_COUNT ? r->profile : PROF_CLVM;
+    if (m->nexterns && !vm_natives_bound(r->natives, m)) {
+        vm_trap_set(t, VM_TRAP_ARGS, "the module calls host functions "
+                    "(extern '%s' ...): bind them to --native libraries "
+                    "first", bc_str(m, m->externs[0].name));
+        free(p);
+        free(written);
+        return NULL;
+    }
     uint8_t *reset = written + m->kernels[kidx].nregs + 1;
     bool ok = check_regs(p, t) && check_args(p, t) && scan(p, written, t);
     if (ok)
@@ -1733,7 +1930,16 @@ vm_group *vm_group_new(const vm_prog *p)
     g->nctx = p->barrier && p->r.nwarps > 1 ? p->r.nwarps : 1;
     g->local = zalloc64(p->local_bytes);
     g->w = calloc(g->nctx, sizeof *g->w);
-    bool ok = g->local && g->w;
+    if (p->printf)
+        g->pout = calloc(p->r.group_size, sizeof *g->pout);
+    if (p->r.warn_impl) {
+        size_t slots = (size_t)p->nins * NOTE_COUNT;
+        g->ncount = calloc(slots, sizeof *g->ncount);
+        g->nfirst = calloc(slots, sizeof *g->nfirst);
+        g->touched = calloc(slots, sizeof *g->touched);
+    }
+    bool ok = g->local && g->w && (g->pout || !p->printf) &&
+              (!p->r.warn_impl || (g->ncount && g->nfirst && g->touched));
     for (uint32_t i = 0; ok && i < g->nctx; i++)
         ok = warp_init(&g->w[i], g);
     if (!ok) {
@@ -1751,7 +1957,23 @@ void vm_group_free(vm_group *g)
         warp_free(&g->w[i]);
     free(g->w);
     free(g->local);
+    for (uint32_t i = 0; g->pout && i < g->P->r.group_size; i++)
+        free(g->pout[i].buf);
+    free(g->pout);
+    free(g->ncount);
+    free(g->nfirst);
+    free(g->touched);
     free(g);
+}
+
+void vm_group_flush(vm_group *g, FILE *out)
+{
+    for (uint32_t i = 0; g->pout && i < g->P->r.group_size; i++) {
+        vm_pout *o = &g->pout[i];
+        if (o->len)
+            fwrite(o->buf, 1, o->len, out);
+        o->len = 0;
+    }
 }
 
 void vm_group_start(vm_group *g, uint64_t linear)
@@ -1765,6 +1987,11 @@ void vm_group_start(vm_group *g, uint64_t linear)
      * thread ran before */
     if (g->P->local_bytes)
         memset(g->local, 0, g->P->local_bytes);
+    for (uint32_t i = 0; g->pout && i < g->P->r.group_size; i++)
+        g->pout[i].len = 0;
+    for (uint32_t i = 0; i < g->ntouched; i++)
+        g->ncount[g->touched[i]] = 0;
+    g->ntouched = 0;
 }
 
 void vm_warp_start(vm_warp *w, uint32_t index)
@@ -1824,6 +2051,7 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
 #undef OP
 #undef XV
         [XOP_END] = &&L_XOP_END,
+        [XOP_NOTE] = &&L_XOP_NOTE,
     };
     if (tab) {
         *tab = labels;
@@ -1859,6 +2087,12 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
 #undef OP
 #undef XV
         vmcase(XOP_END) goto done;
+        vmcase(XOP_NOTE) {
+            if (noted(w, ip, exec, R))
+                goto trap;
+            ip++;
+        }
+        vmbreak;
 #ifdef CLVM_SWITCH_DISPATCH
         default: goto done;
 #endif

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bytecode.h"
 #include "convert.h"
@@ -59,6 +60,10 @@ typedef struct {
     uint32_t nwarps;       /* warps per work-group */
     unsigned threads;
     uint64_t max_steps;
+    struct vm_natives *natives; /* from vm_ndrange */
+    FILE *out;
+    uint8_t profile;       /* enum prof_id, from vm_ndrange */
+    bool warn_impl;
 } vm_range;
 
 /* Validates nd (trap filled with VM_TRAP_NDRANGE on error). */
@@ -91,6 +96,7 @@ typedef struct {
     const void *label;     /* computed-goto target (unused by the switch) */
     uint16_t op;           /* enum bc_op, or an XOP_* of interp.c */
     uint8_t n, flags;      /* components, BC_F_* */
+    uint16_t note_op;      /* XOP_NOTE: the instruction's own opcode */
     uint8_t es;            /* element size of the destination (CVT) */
     uint32_t pc;           /* word index in the bytecode, for messages */
     uint32_t cnt;          /* elements an elementwise op touches: rows * W */
@@ -143,6 +149,13 @@ typedef struct {
     uint64_t private_bytes;/* per work-item */
     uint32_t depth;        /* deepest IF/LOOP nesting */
     bool barrier;          /* has a BARRIER */
+    bool printf;           /* has a PRINTF */
+    uint8_t profile;       /* enum prof_id: r.profile. The instructions
+                              that may hit an implementation-defined case
+                              the profile (or warn_impl, or strict) must
+                              see are decoded as XOP_NOTE, which runs them
+                              element by element: the others keep their
+                              fast handlers */
 } vm_prog;
 
 /* One level of the mask stack. */
@@ -171,6 +184,9 @@ typedef struct {
     uint64_t addr, len, align;
     uint8_t barwhy;        /* ... and why (enum vm_barwhy) */
     uint32_t other_pc;
+    uint8_t note;          /* IMPL: the case (enum note_id) ... */
+    uint32_t comp;         /* ... the component ... */
+    uint64_t opnd[2];      /* ... and its operands' bits */
 } vm_fault;
 
 typedef struct vm_group vm_group;
@@ -201,17 +217,48 @@ struct vm_warp {
     vm_fault fault;
     uint8_t *mp[VM_MAXW];  /* memory ops: each lane's first byte (only
                               mp[0] after a dense check: see LANEP) */
+    unsigned notes;        /* OR of the enum note bits XOP_NOTE
+                              instructions raised since someone cleared it
+                              (the REPL, around a step) */
+    uint32_t note_ip;      /* the instruction (index into P->ins) that
+                              raised one last */
 };
+
+/* One work-item's printf output so far (its output unit), at most
+ * VM_PRINTF_MAX bytes (more traps with NOMEM). */
+enum { VM_PRINTF_MAX = 1 << 20 };
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} vm_pout;
 
 struct vm_group {
     const vm_prog *P;
+    vm_pout *pout;         /* per local linear id; NULL without PRINTF */
     uint8_t *local;        /* local memory of the work-group */
     uint32_t nctx;         /* warp contexts: nwarps if the kernel has
                               barriers, else 1 (reused warp after warp) */
     vm_warp *w;
     uint64_t linear;       /* linear group index */
     uint64_t id[3];        /* group id */
+    /* warn_impl: per instruction x note, work-items that hit it in this
+     * group and the first of them (local linear id); `touched` lists the
+     * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
+    uint64_t *ncount;
+    uint32_t *nfirst, *touched, ntouched;
 };
+
+/* Writes the output units of g's work-items to out in local linear id
+ * order and empties them (exec.c does it per group, in group order). */
+void vm_group_flush(vm_group *g, FILE *out);
+
+/* Host calls and printf (native.c): run CALL/CALLV or PRINTF for the
+ * active lanes. 0, or -1 with w->fault filled. */
+int vm_native_call(vm_warp *w, const vm_ins *I, uint64_t exec);
+int vm_native_printf(vm_warp *w, const vm_ins *I, uint64_t exec);
+
+/* Is n bound to module m (vm_natives_bind)? */
+bool vm_natives_bound(const struct vm_natives *n, const bc_module *m);
 
 /* Decodes kernel k for the resolved range r and arguments (which must
  * outlive the prog). Returns NULL with trap filled (ARGS, CODE, NOMEM). */

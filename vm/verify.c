@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "convert.h"
+#include "mathfn.h"
+#include "printf.h"
 
 enum { NOPC = UINT32_MAX };
 
@@ -86,6 +88,62 @@ static int check_str(vctx *v, uint32_t off, const char *what)
     return 0;
 }
 
+/* A C type of an extern: void only as a result, no half (not a C type). */
+static int check_ctype(vctx *v, uint32_t i, int pi, bc_ctype t)
+{
+    char what[40];
+    if (pi < 0)
+        snprintf(what, sizeof what, "extern %u: result", i);
+    else
+        snprintf(what, sizeof what, "extern %u: parameter %d", i, pi);
+    if (t.kind > BC_C_CPTR || (t.kind == BC_C_VOID && (pi >= 0 || t.s)))
+        return verr(v, "%s: bad kind %u (void is a result only)", what,
+                    t.kind);
+    if (t.kind != BC_C_VOID && (t.s >= TY_NSCALAR || t.s == TY_HALF))
+        return verr(v, "%s: bad C type %u", what, t.s);
+    if (pi < 0 && t.kind > BC_C_VALUE)
+        return verr(v, "%s: a pointer (host functions return values)",
+                    what);
+    return 0;
+}
+
+/* Extern declarations: C identifiers, declared once, C signatures. */
+static int check_externs(vctx *v)
+{
+    const bc_module *m = v->m;
+    if (m->nexterns && !m->externs)
+        return verr(v, "%u externs but no extern array", m->nexterns);
+    for (uint32_t i = 0; i < m->nexterns; i++) {
+        const bc_extern *x = &m->externs[i];
+        if (x->name >= m->nstrings)
+            return verr(v, "extern %u: name at string offset %u is out of "
+                           "range", i, x->name);
+        const char *n = m->strings + x->name;
+        bool ident = (*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') ||
+                     *n == '_';
+        for (const char *c = n; *c && ident; c++)
+            ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                    (*c >= '0' && *c <= '9') || *c == '_';
+        if (!ident)
+            return verr(v, "extern %u: name \"%.40s\" is not a C identifier",
+                        i, n);
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(n, m->strings + m->externs[j].name))
+                return verr(v, "extern %u: '%s' is declared twice", i, n);
+        if (x->nparams > BC_MAX_CALL_ARGS)
+            return verr(v, "extern %u '%s': %u parameters (at most %d)", i,
+                        n, x->nparams, BC_MAX_CALL_ARGS);
+        if (x->nparams && !x->params)
+            return verr(v, "extern %u: parameters without their array", i);
+        if (check_ctype(v, i, -1, x->ret))
+            return -1;
+        for (uint32_t j = 0; j < x->nparams; j++)
+            if (check_ctype(v, i, (int)j, x->params[j]))
+                return -1;
+    }
+    return 0;
+}
+
 /* What every kernel relies on: strings that cannot run off their table. */
 static int check_module(vctx *v)
 {
@@ -100,7 +158,7 @@ static int check_module(vctx *v)
         return verr(v, "%u kernels but no kernel array", m->nkernels);
     if (m->nconst && !m->consts)
         return verr(v, "constant pool of %u bytes has no data", m->nconst);
-    return 0;
+    return check_externs(v);
 }
 
 /* ---- registers and parameters ---- */
@@ -279,7 +337,8 @@ static int check_type(vctx *v, const opnd *o, char t, unsigned n,
 static bool has_n(unsigned base)
 {
     return strpbrk(bc_bases[base].types, "TMUK") || base == BCB_AS ||
-           base == BCB_CVT || base == BCB_VLDH;
+           base == BCB_CVT || base == BCB_VLDH || base == BCB_CALL ||
+           base == BCB_CALLV;
 }
 
 static unsigned used_flags(unsigned base)
@@ -345,6 +404,101 @@ static int check_cvt(vctx *v, const char *op, uint32_t t, unsigned n,
     return 0;
 }
 
+/* The registers of an l list, each in range. */
+static int list_regs(vctx *v, const char *op, unsigned first,
+                     const uint32_t *list, unsigned cnt,
+                     const bc_reg *regs[BC_MAX_CALL_ARGS])
+{
+    if (cnt > BC_MAX_CALL_ARGS)
+        return verr(v, "%s: %u arguments (at most %d)", op, cnt,
+                    BC_MAX_CALL_ARGS);
+    for (unsigned i = 0; i < cnt; i++) {
+        if (list[i] >= v->k->nregs)
+            return verr(v, "%s operand %u: register %u out of range (%u "
+                           "registers)", op, first + i, list[i],
+                        v->k->nregs);
+        regs[i] = &v->k->regs[list[i]];
+    }
+    return 0;
+}
+
+/* CALL/CALLV: the extern's signature, argument by argument; a value
+ * argument is a scalar or has the call's n components. No pointer to
+ * const data goes where the callee may write. */
+static int check_call(vctx *v, const char *op, unsigned n, const bc_reg *d,
+                      uint32_t xi, const uint32_t *list, unsigned cnt)
+{
+    const bc_reg *regs[BC_MAX_CALL_ARGS];
+    char tn[TY_NAME_MAX], buf[40];
+    if (xi >= v->m->nexterns)
+        return verr(v, "%s: extern %u out of range (%u externs)", op, xi,
+                    v->m->nexterns);
+    const bc_extern *x = &v->m->externs[xi];
+    const char *name = v->m->strings + x->name;
+    if ((x->ret.kind == BC_C_VOID) != !d)
+        return verr(v, "%s: extern '%s' %s", op, name,
+                    d ? "returns nothing (use CALLV)"
+                      : "returns a value (use CALL)");
+    if (d && (d->kind != BC_REG_VALUE ||
+              !ty_eq(d->type, (ty_t){x->ret.s, (uint8_t)n})))
+        return verr(v, "%s operand 1: register is %s, the result of '%s' "
+                       "needs %s", op, desc(d, buf), name,
+                    ty_name((ty_t){x->ret.s, (uint8_t)n}, tn));
+    if (d && (d->init == BC_INIT_CONST || d->init == BC_INIT_ARRAY))
+        return verr(v, "%s operand 1: register cannot be written", op);
+    if (cnt != x->nparams)
+        return verr(v, "%s: %u arguments, extern '%s' takes %u", op, cnt,
+                    name, x->nparams);
+    unsigned first = d ? 3 : 2;
+    if (list_regs(v, op, first, list, cnt, regs))
+        return -1;
+    for (unsigned i = 0; i < cnt; i++) {
+        const bc_reg *r = regs[i];
+        bc_ctype t = x->params[i];
+        bool ok;
+        if (t.kind == BC_C_VALUE)
+            ok = r->kind == BC_REG_VALUE && r->type.s == t.s &&
+                 (r->type.n == 1 || r->type.n == n);
+        else
+            ok = r->kind == BC_REG_PTR && r->type.s == t.s &&
+                 (t.kind == BC_C_CPTR ||
+                  (r->space != BC_CONSTANT &&
+                   !(r->flags & BC_REGF_CONSTPTR)));
+        if (!ok)
+            return verr(v, "%s operand %u: register %u is %s, parameter %u "
+                           "of '%s' needs %s%s%s", op, first + i, list[i],
+                        desc(r, buf), i + 1, name,
+                        t.kind == BC_C_CPTR ? "const " : "",
+                        ty_scalar_name((enum ty_scalar)t.s),
+                        t.kind == BC_C_VALUE ? " (scalar or n components)"
+                        : t.kind == BC_C_PTR ? " * (not to const data)"
+                                             : " *");
+    }
+    return 0;
+}
+
+/* PRINTF: a checked format whose conversions match the registers. */
+static int check_printf(vctx *v, const char *op, uint32_t fmt,
+                        const uint32_t *list, unsigned cnt)
+{
+    const bc_reg *regs[BC_MAX_CALL_ARGS];
+    pf_arg args[BC_MAX_CALL_ARGS];
+    pf_error e;
+    if (fmt >= v->m->nstrings)
+        return verr(v, "%s: format at string offset %u is out of range",
+                    op, fmt);
+    if (list_regs(v, op, 2, list, cnt, regs))
+        return -1;
+    for (unsigned i = 0; i < cnt; i++)
+        args[i] = (pf_arg){regs[i]->kind == BC_REG_PTR ? PF_ARG_POINTER
+                                                       : PF_ARG_VALUE,
+                           regs[i]->type};
+    const char *f = v->m->strings + fmt;
+    if (pf_check(f, strlen(f), args, cnt, &e))
+        return verr(v, "%s: format at byte %u: %s", op, e.at, e.msg);
+    return 0;
+}
+
 /* One instruction at ins (its words are all present). */
 static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
 {
@@ -358,15 +512,15 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     if (has_n(oi->base) ? !ty_valid_width(n) : n != 1)
         return verr(v, "%s: n = %u, must be %s", op, n,
                     has_n(oi->base) ? "1, 2, 3, 4, 8 or 16" : "1");
-    if (fl & ~used_flags(oi->base))
+    if (!strchr(bi->operands, 'l') && (fl & ~used_flags(oi->base)))
         return verr(v, "%s: unused flag bits 0x%x", op,
                     fl & ~used_flags(oi->base));
     /* Operand words, and the register each register letter names. */
     const bc_reg *reg[8] = {NULL};
     uint32_t word[8];
     const uint32_t *w = ins + 1;
-    for (unsigned i = 0; bi->operands[i]; w += bi->operands[i] == 'z' ? 2 : 1,
-                  i++) {
+    for (unsigned i = 0; bi->operands[i] && bi->operands[i] != 'l';
+         w += bi->operands[i] == 'z' ? 2 : 1, i++) {
         char l = bi->operands[i];
         word[i] = *w;
         if (!strchr("dabcpo", l))
@@ -470,6 +624,30 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
             return verr(v, "%s: dimension %u out of range (0, 1 or 2)", op,
                         word[1]);
         return 0;
+    case BCB_CALL:
+    case BCB_CALLV:
+        return check_call(v, op, n, oi->base == BCB_CALL ? reg[0] : NULL,
+                          word[oi->base == BCB_CALL], w, fl);
+    case BCB_PRINTF:
+        return check_printf(v, op, word[0], w, fl);
+    case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST: {
+        /* the function id follows the register operands */
+        unsigned na = (unsigned)strlen(bi->operands) - 2;
+        uint32_t fi = word[na + 1];
+        bool mask = oi->base == BCB_FTEST;
+        if (fi >= MF_COUNT)
+            return verr(v, "%s: math function %u out of range (%u "
+                           "functions)", op, fi, (unsigned)MF_COUNT);
+        const mathfn_info *mf = &mathfns[fi];
+        if (mf->nargs != na || (mf->res == MF_MASK) != mask)
+            return verr(v, "%s: %s takes %u operand%s and gives %s", op,
+                        mf->name, mf->nargs, mf->nargs == 1 ? "" : "s",
+                        mf->res == MF_MASK ? "a mask (FTEST)" : "a value");
+        if (!mathfn_takes((enum mathfn)fi, (enum ty_scalar)oi->elem))
+            return verr(v, "%s: %s does not take %s", op, mf->name,
+                        ty_scalar_name((enum ty_scalar)oi->elem));
+        return 0;
+    }
     case BCB_BARRIER:
         if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
             return verr(v, "%s: unknown fence flags 0x%x", op,

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bytecode.h"
 
@@ -29,7 +30,28 @@ typedef struct {
     unsigned threads;         /* 0: all cores */
     unsigned warp;            /* lanes per warp, 1..64; 0: default (64) */
     uint64_t max_steps;       /* per warp; 0: VM_DEFAULT_MAX_STEPS */
+    struct vm_natives *natives; /* bound host functions (vm/native.h);
+                                   NULL: none */
+    FILE *out;                /* printf output; NULL: stdout */
+    uint8_t profile;          /* enum prof_id (stdlib/profile.h); 0: clvm */
+    bool warn_impl;           /* count the implementation-defined cases */
+    struct vm_warnings *warnings; /* warn_impl: filled by vm_run if set */
 } vm_ndrange;
+
+/* --warn-impl: one per instruction and case (note) that happened, in
+ * instruction order, with how many work-items hit it over the run and the
+ * first (lowest group, then execution order). After a trap, the groups up
+ * to the trapping one count, whatever the thread count. */
+typedef struct {
+    uint32_t kernel, pc, line;
+    uint8_t note;             /* enum note_id */
+    uint64_t count;
+    uint64_t gid[3];
+} vm_warning;
+typedef struct vm_warnings {
+    vm_warning *v;            /* malloc'd: free(v) */
+    size_t n;
+} vm_warnings;
 
 #define VM_DEFAULT_MAX_STEPS 100000000u
 #define VM_MAX_GROUP 4096u    /* work-items per work-group at most */
@@ -42,7 +64,8 @@ typedef struct {
     X(NDRANGE,  "bad NDRange")                                          \
     X(ARGS,     "bad kernel arguments")                                 \
     X(NOMEM,    "out of memory")                                        \
-    X(CODE,     "invalid bytecode")
+    X(CODE,     "invalid bytecode")                                     \
+    X(IMPL,     "implementation-defined result (strict profile)")
 
 enum vm_trapkind {
     VM_OK,
@@ -62,7 +85,7 @@ typedef struct {
                                  below the start is "negative") and count */
     int param;                /* the buffer's parameter index, or -1 */
     uint64_t bufsize;
-    char msg[256];            /* the full one-line message */
+    char msg[1024];           /* the full one-line message */
 } vm_trap;
 
 const char *vm_trap_name(enum vm_trapkind k);

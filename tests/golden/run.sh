@@ -6,6 +6,8 @@
 #   RUN: dis [ARGS]   clvm asm FILE -o TMP.bc, then clvm dis ARGS TMP.bc
 #   RUN: clvm ARGS    clvm with ARGS split at spaces; %s is the case file,
 #                     %t a temporary path
+#   RUN: repl ARGS    clvm repl --echo ARGS with the case file on stdin (a
+#                     scripted session: its output is the transcript)
 #
 # Its expected output is NAME.out next to it (NAME: the file name without
 # its last extension): stdout and stderr together, then "exit: N". Cases
@@ -54,6 +56,11 @@ run_case() {
         args=$(printf '%s\n' "${cmd#clvm}" | sed "s|%s|$f|g; s|%t|$tmp/t|g")
         # shellcheck disable=SC2086
         "$clvm" $args >"$tmp/actual" 2>&1
+        echo "exit: $?" >>"$tmp/actual" ;;
+    repl|repl\ *)
+        args=$(printf '%s\n' "${cmd#repl}" | sed "s|%t|$tmp/t|g")
+        # shellcheck disable=SC2086
+        NO_COLOR=1 "$clvm" repl --echo $args <"$f" >"$tmp/actual" 2>&1
         echo "exit: $?" >>"$tmp/actual" ;;
     *)
         return 3 ;;

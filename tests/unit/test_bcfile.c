@@ -470,9 +470,9 @@ static void other_layouts(void)
     CHECK(rd(b, n, &m) == 0 && module_eq(&ref, &m), "optional 2: %s", err);
     bc_free(&m);
     /* An unknown required one is not. */
-    s[5].id = 6;
+    s[5].id = 7;
     n = mkfile(b, s, 6, 0);
-    REJECT(b, n, "unknown section id 0x6");
+    REJECT(b, n, "unknown section id 0x7");
     /* Absent sections read as empty: a module without consts and lines. */
     bc_module e = {0};
     str(&e, "");
@@ -764,7 +764,7 @@ static void names(void)
 {
     CHECK(!strcmp(bc_section_name(BC_SEC_CODE), "code"), "code");
     CHECK(!strcmp(bc_section_name(BC_SEC_LINES), "lines"), "lines");
-    CHECK(bc_section_name(0) == NULL && bc_section_name(6) == NULL, "none");
+    CHECK(bc_section_name(0) == NULL && bc_section_name(7) == NULL, "none");
     CHECK(!strcmp(bc_space_name(BC_CONSTANT), "constant") &&
               !strcmp(bc_space_name(BC_PRIVATE), "private") &&
               !strcmp(bc_space_name(4), "?"), "spaces");

@@ -1,0 +1,603 @@
+/* Host calls and printf in the assembler: extern declarations, calls of
+ * externs (CALL, CALLV) and the printf statement (PRINTF), whose format is
+ * checked here with vm/printf.c, the verifier's own checker. */
+#include "asmint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "optab.h"
+#include "printf.h"
+
+static uint32_t tend(const tok *t) { return t->col + t->len; }
+
+static bool is_kw(const tok *t, const char *w)
+{
+    char u[24];
+    snprintf(u, sizeof u, "__%s", w);
+    return tok_is(t, w) || tok_is(t, u);
+}
+
+int32_t ffi_find(const A *a, const char *s, size_t len)
+{
+    for (uint32_t i = 0; i < a->next; i++)
+        if (strlen(a->extn[i]) == len && !memcmp(a->extn[i], s, len))
+            return (int32_t)i;
+    return -1;
+}
+
+void ffi_kernel_end(A *a, bool keep)
+{
+    for (uint32_t i = 0; i < a->nfmts; i++) {
+        struct asm_fmt *f = &a->fmts[i];
+        if (keep)
+            kb_patch(a, f->at, f->len ? kb_str(a, f->s, f->len) : 0);
+        free(f->s);
+    }
+    a->nfmts = 0;
+}
+
+void ffi_module_end(A *a, bc_module *out)
+{
+    for (uint32_t i = 0; i < a->next; i++)
+        a->ext[i].name = kb_str(a, a->extn[i], strlen(a->extn[i]));
+    out->nexterns = a->next, out->externs = a->ext;
+    a->ext = NULL;
+    ffi_free(a);
+}
+
+void ffi_free(A *a)
+{
+    for (uint32_t i = 0; i < a->next; i++) {
+        free(a->extn[i]);
+        if (a->ext)
+            free(a->ext[i].params);
+    }
+    free(a->ext), free(a->extn);
+    a->ext = NULL, a->extn = NULL, a->next = a->capext = 0;
+    ffi_kernel_end(a, false);
+    free(a->fmts), a->fmts = NULL, a->capfmts = 0;
+}
+
+/* [qualifiers] [const] TYPE [*] [NAME]: one C type of a declaration. */
+static bool ctype(A *a, bool result, bc_ctype *ct)
+{
+    static const char *const quals[] = {"global", "local", "constant",
+                                        "private", "restrict", "volatile"};
+    bool cst = false;
+    for (;;) {
+        const tok *t = parse_peek(a);
+        bool q = is_kw(t, "const");
+        for (size_t i = 0; i < sizeof quals / sizeof *quals && !q; i++)
+            q = is_kw(t, quals[i]);
+        if (!q)
+            break;
+        cst |= is_kw(t, "const");
+        parse_next(a);
+    }
+    const tok *t = parse_next(a);
+    ty_t ty;
+    if (result && tok_is(t, "void")) {
+        *ct = (bc_ctype){0, BC_C_VOID};
+        return true;
+    }
+    if (!parse_is_type(t, &ty) || ty.n != 1 || ty.s == TY_HALF) {
+        asm_error(a, t->col, tend(t), "an extern takes and returns scalar "
+                  "C types (char ... ulong, float, double) and pointers to "
+                  "them%s", result ? ", or void" : "");
+        return false;
+    }
+    *ct = (bc_ctype){ty.s, BC_C_VALUE};
+    if (parse_accept(a, P_MUL)) {
+        if (result) {
+            asm_error(a, t->col, tend(t), "an extern cannot return a "
+                      "pointer (the kernel could not check it)");
+            return false;
+        }
+        ct->kind = cst ? BC_C_CPTR : BC_C_PTR;
+        while (is_kw(parse_peek(a), "restrict") ||
+               is_kw(parse_peek(a), "const"))
+            parse_next(a);
+    }
+    return true;
+}
+
+/* extern RET NAME(PARAM, ...): outside kernels. */
+void ffi_extern_decl(A *a)
+{
+    const tok *kw = parse_next(a);
+    if (a->in_kernel) {
+        asm_error(a, kw->col, tend(kw), "extern declarations go outside "
+                  "kernels");
+        return;
+    }
+    bc_ctype ret, par[BC_MAX_CALL_ARGS + 1];
+    if (!ctype(a, true, &ret))
+        return;
+    const tok *name = parse_next(a);
+    enum asm_fn fn;
+    bi_desc bi;
+    if (name->kind != TK_IDENT) {
+        asm_error(a, name->col, tend(name), "the extern needs a name");
+        return;
+    }
+    if (parse_is_reserved(name->s, name->len) ||
+        parse_is_func(name->s, name->len, &fn, &bi) ||
+        tok_is(name, "printf")) {
+        asm_error(a, name->col, tend(name), "'%.*s' is reserved",
+                  (int)name->len, name->s);
+        return;
+    }
+    if (ffi_find(a, name->s, name->len) >= 0) {
+        asm_error(a, name->col, tend(name), "extern '%.*s' is declared "
+                  "twice", (int)name->len, name->s);
+        return;
+    }
+    if (!parse_expect(a, P_LPAREN, "after the extern's name"))
+        return;
+    unsigned np = 0;
+    if (tok_is(parse_peek(a), "void") &&
+        parse_peek_at(a, 1)->kind == TK_PUNCT &&
+        parse_peek_at(a, 1)->p == P_RPAREN) {
+        parse_next(a);
+        parse_next(a);
+    } else if (!parse_accept(a, P_RPAREN)) {
+        for (;;) {
+            const tok *at = parse_peek(a);
+            if (np == BC_MAX_CALL_ARGS) {
+                asm_error(a, at->col, tend(at), "an extern takes at most %d "
+                          "parameters", BC_MAX_CALL_ARGS);
+                return;
+            }
+            if (!ctype(a, false, &par[np++]))
+                return;
+            if (parse_peek(a)->kind == TK_IDENT)
+                parse_next(a);
+            if (parse_accept(a, P_RPAREN))
+                break;
+            if (!parse_expect(a, P_COMMA, "or ')' between parameters"))
+                return;
+        }
+    }
+    const tok *e = parse_peek(a);
+    if (e->kind != TK_EOL) {
+        asm_error(a, e->col, tend(e), "unexpected text after the extern "
+                  "declaration");
+        return;
+    }
+    if (a->next == a->capext) {
+        uint32_t cap = a->capext ? a->capext * 2 : 8;
+        bc_extern *nx = realloc(a->ext, cap * sizeof *nx);
+        if (nx)
+            a->ext = nx;
+        char **nn = realloc(a->extn, cap * sizeof *nn);
+        if (nn)
+            a->extn = nn;
+        if (!nx || !nn) {
+            asm_oom(a);
+            return;
+        }
+        a->capext = cap;
+    }
+    bc_extern *x = &a->ext[a->next];
+    *x = (bc_extern){0, ret, np, NULL};
+    char *nm = strndup(name->s, name->len);
+    if (!nm || (np && !(x->params = malloc(np * sizeof *x->params)))) {
+        free(nm);
+        asm_oom(a);
+        return;
+    }
+    if (np)
+        memcpy(x->params, par, np * sizeof *par);
+    a->extn[a->next++] = nm;
+}
+
+static const char *kind_name(bc_ctype t, char buf[32])
+{
+    snprintf(buf, 32, "%s%s%s", t.kind == BC_C_CPTR ? "const " : "",
+             ty_scalar_name((enum ty_scalar)t.s),
+             t.kind == BC_C_VALUE ? "" : " *");
+    return buf;
+}
+
+bool ffi_check_call(A *a, node *n)
+{
+    const bc_extern *x = &a->ext[n->reg];
+    const char *name = a->extn[n->reg];
+    char b1[48], b2[32];
+    if (n->nargs != x->nparams) {
+        asm_error_node(a, n, "'%s' takes %u argument%s, got %u", name,
+                       x->nparams, x->nparams == 1 ? "" : "s", n->nargs);
+        return false;
+    }
+    unsigned vn = 1;   /* the call's component count */
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        if (!check_expr(a, e))
+            return false;
+        if (x->params[i].kind == BC_C_VALUE && e->x.cls == X_VAL &&
+            e->x.t.n > 1) {
+            if (vn > 1 && e->x.t.n != vn) {
+                asm_error_node(a, e, "'%s': vector arguments of %u and %u "
+                               "components", name, vn, e->x.t.n);
+                return false;
+            }
+            vn = e->x.t.n;
+        }
+    }
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        bc_ctype t = x->params[i];
+        char what[64];
+        snprintf(what, sizeof what, "argument %u of '%s'", i + 1, name);
+        if (t.kind == BC_C_VALUE) {
+            unsigned en = e->x.cls == X_VAL ? e->x.t.n : 1;
+            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
+                asm_error_node(a, e, "%s is %s, not %s", what,
+                               kind_name(t, b2), check_xty_name(&e->x, b1));
+                return false;
+            }
+            if (!check_coerce(a, e, (ty_t){t.s, (uint8_t)en}, false, what))
+                return false;
+            continue;
+        }
+        if (e->x.cls != X_PTR || e->x.t.s != t.s) {
+            asm_error_node(a, e, "%s is %s, not %s", what, kind_name(t, b2),
+                           check_xty_name(&e->x, b1));
+            return false;
+        }
+        if (t.kind == BC_C_PTR && (e->x.cptr || e->x.space == BC_CONSTANT)) {
+            asm_error_node(a, e, "%s is %s: the function may write through "
+                           "it, but %s points to %s data (declare the "
+                           "parameter const)", what, kind_name(t, b2),
+                           check_xty_name(&e->x, b1),
+                           e->x.cptr ? "const" : "constant");
+            return false;
+        }
+    }
+    n->sel[0] = (uint8_t)vn;
+    n->x = x->ret.kind == BC_C_VOID
+               ? (xty){{TY_UINT, 1}, X_VOID, 0, false}
+               : (xty){{x->ret.s, (uint8_t)vn}, X_VAL, 0, false};
+    return true;
+}
+
+/* A value operand in a register of its own type (a view of another
+ * register's type is copied: CALL and PRINTF read registers as declared). */
+static bool own_reg(A *a, node *e, uint32_t *reg)
+{
+    opnd v;
+    if (!lower_expr(a, e, -1, &v))
+        return false;
+    if (ty_eq(kb_regp(a, v.reg)->type, v.ty)) {
+        *reg = v.reg;
+        return true;
+    }
+    int32_t t = kb_temp(a, v.ty);
+    uint32_t w[2] = {(uint32_t)t, v.reg};
+    if (t < 0 || !kb_emit(a, op_variant(BCB_MOV, (enum ty_scalar)v.ty.s),
+                          v.ty.n, 0, w, 2))
+        return false;
+    kb_release(a, v.reg);
+    *reg = (uint32_t)t;
+    return true;
+}
+
+static bool lower_args(A *a, node **args, unsigned n, const bool *ptr,
+                       uint32_t *w)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!(ptr[i] ? lower_ptr(a, args[i], -1, &w[i])
+                     : own_reg(a, args[i], &w[i])))
+            return false;
+    return true;
+}
+
+bool ffi_lower_call(A *a, node *n, int32_t dst, opnd *o)
+{
+    const bc_extern *x = &a->ext[n->reg];
+    bool ptr[BC_MAX_CALL_ARGS];
+    uint32_t w[2 + BC_MAX_CALL_ARGS];
+    bool has = x->ret.kind != BC_C_VOID;
+    unsigned first = has ? 2 : 1;
+    for (unsigned i = 0; i < n->nargs; i++)
+        ptr[i] = x->params[i].kind != BC_C_VALUE;
+    if (!lower_args(a, n->args, n->nargs, ptr, w + first))
+        return false;
+    ty_t t = n->x.t;
+    int32_t d = -1;
+    if (has) {
+        d = dst >= 0 && ty_eq(kb_regp(a, (uint32_t)dst)->type, t)
+                ? dst : kb_temp(a, t);
+        if (d < 0)
+            return false;
+        w[0] = (uint32_t)d;
+    }
+    w[first - 1] = (uint32_t)n->reg;
+    if (!kb_emit(a, op_variant(has ? BCB_CALL : BCB_CALLV, TY_UINT),
+                 n->sel[0], n->nargs, w, first + n->nargs))
+        return false;
+    for (unsigned i = 0; i < n->nargs; i++)
+        kb_release(a, w[first + i]);
+    if (!has)
+        return true;
+    o->reg = (uint32_t)d, o->ty = t;
+    if (dst >= 0 && d != dst) {
+        uint32_t mw[2] = {(uint32_t)dst, (uint32_t)d};
+        if (!kb_emit(a, op_variant(BCB_MOV, (enum ty_scalar)t.s), t.n, 0,
+                     mw, 2))
+            return false;
+        kb_release(a, (uint32_t)d);
+        o->reg = (uint32_t)dst;
+    }
+    return true;
+}
+
+/* ---- printf ---- */
+
+/* A string literal's bytes, and for each the source column it came
+ * from. */
+typedef struct {
+    char *s;
+    uint32_t *col;
+    size_t len;
+} cstr;
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static bool decode(A *a, const tok *t, cstr *o)
+{
+    o->s = malloc(t->len + 1);
+    o->col = malloc((t->len + 1) * sizeof *o->col);
+    o->len = 0;
+    if (!o->s || !o->col) {
+        asm_oom(a);
+        return false;
+    }
+    for (size_t i = 1; i + 1 < t->len; i++) {
+        uint32_t col = t->col + (uint32_t)i;
+        unsigned c = (unsigned char)t->s[i];
+        if (c == '\\') {
+            char e = t->s[++i];
+            static const char esc[] = "n\nt\tr\ra\ab\bf\fv\v\\\\\"\"''??";
+            const char *m = NULL;
+            for (size_t k = 0; k + 1 < sizeof esc && !m; k += 2)
+                m = esc[k] == e ? &esc[k + 1] : NULL;
+            if (m) {
+                c = (unsigned char)*m;
+            } else if (e >= '0' && e <= '7') {
+                c = 0;
+                for (int k = 0; k < 3 && i + 1 < t->len && t->s[i] >= '0' &&
+                                t->s[i] <= '7'; k++)
+                    c = c * 8 + (unsigned)(t->s[i++] - '0');
+                i--;
+            } else if (e == 'x' && hexval(t->s[i + 1]) >= 0) {
+                c = 0;
+                while (i + 2 < t->len && hexval(t->s[i + 1]) >= 0 && c < 256)
+                    c = c * 16 + (unsigned)hexval(t->s[++i]);
+            } else {
+                asm_error(a, col, col + 2, "unknown escape sequence");
+                return false;
+            }
+            if (c > 255) {
+                asm_error(a, col, (uint32_t)(t->col + i + 1), "escape "
+                          "sequence out of range");
+                return false;
+            }
+        }
+        if (c == 0) {
+            asm_error(a, col, (uint32_t)(t->col + i + 1), "a NUL byte in a "
+                      "string");
+            return false;
+        }
+        o->col[o->len] = col;
+        o->s[o->len++] = (char)c;
+    }
+    o->col[o->len] = tend(t) - 1;
+    o->s[o->len] = 0;
+    return true;
+}
+
+/* Appends s (n bytes) to the growing buffer; doubled '%' if pct. */
+static bool put(A *a, char **buf, size_t *len, size_t *cap, const char *s,
+                size_t n, bool pct)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (*len + 2 >= *cap) {
+            size_t nc = *cap ? *cap * 2 : 64;
+            char *nb = realloc(*buf, nc);
+            if (!nb) {
+                asm_oom(a);
+                return false;
+            }
+            *buf = nb, *cap = nc;
+        }
+        if (pct && s[i] == '%')
+            (*buf)[(*len)++] = '%';
+        (*buf)[(*len)++] = s[i];
+    }
+    return true;
+}
+
+/* The type a flexible argument (literal, size_t, truth value) takes from
+ * its conversion, so printf("%lu", get_global_id(0)) needs no cast. */
+static ty_t want_of(const pf_spec *s, const node *e)
+{
+    bool sgn = strchr("dic", s->conv) != NULL;
+    if (strchr("fFeEgGaA", s->conv))
+        return (ty_t){TY_DOUBLE, 1};
+    if (s->length == PF_L)
+        return (ty_t){sgn ? TY_LONG : TY_ULONG, 1};
+    if (strchr("diouxXc", s->conv))
+        return (ty_t){sgn ? TY_INT : TY_UINT, 1};
+    return e->x.t;
+}
+
+typedef struct {
+    const tok *str;     /* a string literal argument, or NULL */
+    node *e;
+    uint32_t col;
+} parg;
+
+static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
+                        cstr *f, char **out, size_t *olen)
+{
+    size_t pos = 0, tx = 0, cap = 0;
+    unsigned used = 0;
+    pf_spec s;
+    pf_error e;
+    int r;
+    while ((r = pf_next(f->s, f->len, &pos, &s, &e)) == 1) {
+        uint32_t c0 = f->col[s.start], c1 = f->col[s.start + s.len - 1] + 1;
+        if (!put(a, out, olen, &cap, f->s + tx, s.start - tx, false))
+            return false;
+        tx = pos;
+        if (!pf_takes_arg(&s)) {
+            if (!put(a, out, olen, &cap, "%%", 2, false))
+                return false;
+            continue;
+        }
+        if (used == na) {
+            asm_error(a, c0, c1, "'%.*s' has no argument", (int)s.len,
+                      f->s + s.start);
+            return false;
+        }
+        parg *p = &args[used++];
+        char msg[160];
+        if (p->str) {
+            if (pf_check_arg(&s, f->s, (pf_arg){PF_ARG_STRING, {0, 1}}, msg,
+                             sizeof msg)) {
+                asm_error(a, p->str->col, tend(p->str), "%s", msg);
+                return false;
+            }
+            /* %s of a constant: formatted now, into the stored format */
+            cstr v;
+            char cf[PF_CFMT_MAX];
+            bool ok = decode(a, p->str, &v);
+            pf_cformat(&s, cf);
+            int n = ok ? snprintf(NULL, 0, cf, v.s) : -1;
+            char *txt = n >= 0 ? malloc((size_t)n + 1) : NULL;
+            if (txt)
+                snprintf(txt, (size_t)n + 1, cf, v.s);
+            ok = txt && put(a, out, olen, &cap, txt, (size_t)n, true);
+            if (n >= 0 && !txt)
+                asm_oom(a);
+            free(txt), free(v.s), free(v.col);
+            if (!ok)
+                return false;
+            continue;
+        }
+        node *x = p->e;
+        if (!check_expr(a, x))
+            return false;
+        if ((x->x.cls == X_LIT || x->x.cls == X_SIZE || x->x.cls == X_BOOL) &&
+            !check_coerce(a, x, want_of(&s, x), false, "printf argument"))
+            return false;
+        pf_arg pa = {x->x.cls == X_PTR ? PF_ARG_POINTER : PF_ARG_VALUE,
+                     x->x.t};
+        if (x->x.cls == X_VOID || pf_check_arg(&s, f->s, pa, msg,
+                                                sizeof msg)) {
+            if (x->x.cls == X_VOID)
+                snprintf(msg, sizeof msg, "'%.*s' needs a value", (int)s.len,
+                         f->s + s.start);
+            asm_error_node(a, x, "%s", msg);
+            return false;
+        }
+        if (!put(a, out, olen, &cap, f->s + s.start, s.len, false))
+            return false;
+    }
+    if (r < 0) {
+        uint32_t c = f->col[e.at];
+        asm_error(a, c, c + 1, "bad printf format: %s", e.msg);
+        return false;
+    }
+    if (used < na) {
+        const parg *p = &args[used];
+        if (p->str)
+            asm_error(a, p->str->col, tend(p->str), "printf argument %u is "
+                      "not used by the format", used + 1);
+        else
+            asm_error_node(a, p->e, "printf argument %u is not used by the "
+                           "format", used + 1);
+        return false;
+    }
+    (void)ft;
+    return put(a, out, olen, &cap, f->s + tx, f->len - tx, false);
+}
+
+/* printf("format", ARG, ...): a statement. */
+void ffi_printf(A *a)
+{
+    const tok *kw = parse_next(a);
+    if (!parse_expect(a, P_LPAREN, "after printf"))
+        return;
+    const tok *ft = parse_next(a);
+    if (ft->kind != TK_STRING) {
+        asm_error(a, ft->col, tend(ft), "printf's first argument is its "
+                  "format, a string literal");
+        return;
+    }
+    parg args[BC_MAX_CALL_ARGS + 1];
+    unsigned na = 0;
+    while (parse_accept(a, P_COMMA)) {
+        const tok *t = parse_peek(a);
+        if (na == BC_MAX_CALL_ARGS) {
+            asm_error(a, t->col, tend(t), "printf takes at most %d arguments "
+                      "after the format", BC_MAX_CALL_ARGS);
+            return;
+        }
+        parg *p = &args[na++];
+        *p = (parg){NULL, NULL, t->col};
+        if (t->kind == TK_STRING)
+            p->str = parse_next(a);
+        else if (!(p->e = parse_expr(a)))
+            return;
+    }
+    if (!parse_expect(a, P_RPAREN, "to close printf's arguments"))
+        return;
+    const tok *e = parse_peek(a);
+    if (e->kind != TK_EOL) {
+        asm_error(a, e->col, tend(e), "unexpected text after printf(...)");
+        return;
+    }
+    (void)kw;
+    cstr f;
+    char *out = NULL;
+    size_t olen = 0;
+    bool ok = decode(a, ft, &f) && printf_body(a, ft, args, na, &f, &out,
+                                               &olen);
+    free(f.s), free(f.col);
+    uint32_t w[1 + BC_MAX_CALL_ARGS];
+    bool ptr[BC_MAX_CALL_ARGS];
+    unsigned nr = 0;
+    node *regs[BC_MAX_CALL_ARGS];
+    for (unsigned i = 0; ok && i < na; i++)
+        if (args[i].e) {
+            ptr[nr] = args[i].e->x.cls == X_PTR;
+            regs[nr++] = args[i].e;
+        }
+    if (ok && (ok = lower_args(a, regs, nr, ptr, w + 1))) {
+        uint32_t at = kb_pc(a) + 1;
+        w[0] = 0;   /* the format's offset: at the kernel's end */
+        ok = kb_emit(a, op_variant(BCB_PRINTF, TY_UINT), 1, nr, w, 1 + nr);
+        for (unsigned i = 0; i < nr; i++)
+            kb_release(a, w[1 + i]);
+        if (ok && a->nfmts == a->capfmts) {
+            uint32_t cap = a->capfmts ? a->capfmts * 2 : 8;
+            struct asm_fmt *nf = realloc(a->fmts, cap * sizeof *nf);
+            if (!nf)
+                ok = false, asm_oom(a);
+            else
+                a->fmts = nf, a->capfmts = cap;
+        }
+        if (ok) {
+            a->fmts[a->nfmts++] = (struct asm_fmt){at, out, olen};
+            out = NULL;
+        }
+    }
+    free(out);
+}

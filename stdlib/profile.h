@@ -1,0 +1,55 @@
+/* Device profiles: what a named implementation gives in each
+ * implementation-defined or undefined case of stdlib/note.h, so that a
+ * kernel can be run as that device would run it. Where a profile has no
+ * measured data it gives clvm's value, and prof_what says "not measured".
+ * docs/semantics.md has the table (every case x profile) and the evidence. */
+#ifndef CLVM_PROFILE_H
+#define CLVM_PROFILE_H
+
+#include <stdbool.h>
+
+#include "note.h"
+#include "round.h"
+#include "types.h"
+
+/* X(ENUM, name, description) */
+#define PROFILES(X)                                                         \
+    X(CLVM, "clvm", "clvm's documented choices (the default)")              \
+    X(STRICT, "strict", "clvm's values, but an implementation-defined or "  \
+      "undefined result traps")                                            \
+    X(NVIDIA, "nvidia", "NVIDIA's OpenCL driver, measured on an H100 "      \
+      "(driver 580.159.04)")                                                \
+    X(POCL, "pocl", "PoCL 3.1, pthread device, measured on x86-64 with "    \
+      "AVX-512 (pthread-skylake-avx512-AMD EPYC)")
+
+enum prof_id {
+#define X(E, n, d) PROF_##E,
+    PROFILES(X)
+#undef X
+    PROF_COUNT
+};
+
+int prof_parse(const char *name);            /* -1 if unknown */
+const char *prof_name(enum prof_id p);       /* "nvidia" */
+const char *prof_desc(enum prof_id p);       /* one line */
+
+/* One scalar conversion as profile p gives it (strict gives clvm's value);
+ * returns the note bits (enum note) of the case, or -1 if illegal (nothing
+ * is written). d and s need no alignment and may be the same. */
+int prof_cv_scalar(enum prof_id p, enum ty_scalar dst, enum ty_scalar src,
+                   void *d, const void *s, bool sat, enum rnd r);
+
+/* Integer a / b (rem: a % b) of type t as profile p gives it; returns the
+ * notes (NOTE_DIV_ZERO, NOTE_DIV_MIN), or -1 if t is not an integer type.
+ * d, a and b need no alignment. */
+int prof_divrem(enum prof_id p, enum ty_scalar t, bool rem, void *d,
+                const void *a, const void *b);
+
+/* The notes among `notes` for which profile p may give other values than
+ * clvm's: the VM substitutes the profile's result only there. */
+unsigned prof_differs(enum prof_id p);
+
+/* One line: what profile p gives in case id (for notes, compare, docs). */
+const char *prof_what(enum prof_id p, enum note_id id);
+
+#endif

@@ -1,0 +1,68 @@
+/* The difftest kernel generator: one random kernel per seed, written both
+ * as OpenCL C and as clvm IR (docs/difftest.md gives the rules). */
+#ifndef CLVM_DIFF_GEN_H
+#define CLVM_DIFF_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "types.h"
+
+/* The buffers every generated kernel takes, in parameter order: one input
+ * and one output per scalar type. X(suffix, enum ty_scalar) */
+#define DT_BUFS(X)                                                      \
+    X(c, TY_CHAR) X(uc, TY_UCHAR) X(s, TY_SHORT) X(us, TY_USHORT)      \
+    X(i, TY_INT) X(ui, TY_UINT) X(l, TY_LONG) X(ul, TY_ULONG)          \
+    X(h, TY_HALF) X(f, TY_FLOAT) X(d, TY_DOUBLE)
+
+enum { DT_NBUF = TY_NSCALAR };  /* DT_BUFS names every scalar once */
+
+enum {
+    DT_ITEMS = 64,  /* work-items per run */
+    DT_NIN = 48,    /* input elements per work-item and type (1..16 and 3 divide it) */
+    DT_NOUT = 96,   /* output elements per work-item and type */
+};
+
+/* A statement: a line (or a few) in each language, or a block. */
+enum dt_kind { DT_LINE, DT_IF, DT_WHILE, DT_BREAKIF, DT_CONTIF };
+
+typedef struct dt_stmt dt_stmt;
+struct dt_stmt {
+    enum dt_kind kind;
+    char *cl, *ir;          /* the line; for blocks, the condition */
+    int counter;            /* DT_WHILE: its counter register */
+    dt_stmt **body, **els;  /* DT_IF: then/else; DT_WHILE: body */
+    int nbody, nels;
+    bool dead;              /* dropped by the shrinker */
+};
+
+typedef struct {
+    uint64_t seed;
+    char name[32];
+    int ndecl;
+    char **decl_cl, **decl_ir; /* declarations: constants, variables */
+    char **decl_name;          /* each declaration's register name */
+    int ncounter;
+    dt_stmt **top;
+    int ntop;
+    int nstmt;                 /* every statement, pre-order */
+    dt_stmt **all;
+    uint8_t *in[DT_NBUF];      /* DT_ITEMS * DT_NIN elements each */
+    void *pool;                /* the kernel's allocations */
+} dt_kernel;
+
+/* Generates kernel `index` of run `seed`; the same pair gives the same
+ * kernel and inputs. */
+void dt_generate(dt_kernel *k, uint64_t seed, uint64_t index);
+void dt_free(dt_kernel *k);
+
+/* The kernel's text in each language, without dead statements and
+ * without declarations nothing uses. Returns a malloc'd string. */
+char *dt_render_cl(const dt_kernel *k);
+char *dt_render_ir(const dt_kernel *k);
+
+extern const char *const dt_buf_suffix[DT_NBUF];
+extern const uint8_t dt_buf_scalar[DT_NBUF];
+
+#endif

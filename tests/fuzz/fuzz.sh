@@ -1,0 +1,103 @@
+#!/bin/sh
+# Drives the libFuzzer targets for tests/fuzz/fuzz.mk.
+# usage: tests/fuzz/fuzz.sh BUILD MODE N TARGET...
+#   replay     every file of tests/fuzz/corpus/T and tests/fuzz/regress/T
+#              through fuzz_T; one result per file
+#   run N      fuzz each target N seconds (corpus grows in BUILD/corpus/T)
+#   ci N       each target with -seed=1 and N runs from the committed corpus
+#   seed       seeds from examples/ and tests/ merged into the corpus
+#   merge      BUILD/corpus/T merged into tests/fuzz/corpus/T (-merge=1)
+# replay, run and ci end with "fuzz: N passed, N failed, N skipped".
+b=$1; mode=$2; n=$3; shift 3
+pass=0; fail=0; skip=0
+opts="-timeout=10 -max_len=8192 -rss_limit_mb=2048"
+mkdir -p "$b/logs"
+
+# The control block fuzz.h's runners read first (64 bytes): kernel 0, one
+# dimension of 16 work-items, warp 64, 4096 steps; or two dimensions (8x4),
+# warp 1, warn_impl on. Then every buffer 48 elements of a byte ramp.
+ctl() {
+    { if [ "$1" = 0 ]; then printf '\000\000\017\000\000\077\377\377\000'
+      else printf '\000\001\007\003\000\003\000\000\000\377\377\200'; fi
+      i=0
+      while [ $i -lt 20 ]; do printf '\060\000\001'; i=$((i + 1)); done
+    } | head -c 64
+}
+
+result() {  # result OK WHAT
+    if [ "$1" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $2"; fi
+}
+
+seed() {
+    t=$1; d=$b/seeds/$t
+    rm -rf "$d"; mkdir -p "$d"
+    find examples tests -name '*.clasm' ! -path 'tests/fuzz/*' | LC_ALL=C sort |
+    while IFS= read -r f; do
+        id=$(printf '%s' "$f" | tr '/.' '__')
+        case $t in
+        asm) cp "$f" "$d/$id" ;;
+        asmrun) for v in 0 1; do { ctl $v; cat "$f"; } >"$d/$id.$v"; done ;;
+        bc|run)
+            "$b/clvm-plain" asm "$f" -o "$b/seeds/x.bc" >/dev/null 2>&1 || continue
+            if [ $t = bc ]; then cp "$b/seeds/x.bc" "$d/$id.bc"
+            else for v in 0 1; do { ctl $v; cat "$b/seeds/x.bc"; } >"$d/$id.$v"; done
+            fi ;;
+        esac
+    done
+    merge "$t" "$d"
+}
+
+merge() {
+    t=$1; shift
+    new=$b/merged/$t
+    rm -rf "$new"; mkdir -p "$new" "tests/fuzz/corpus/$t"
+    "$b/fuzz_$t" -merge=1 $opts "$new" "tests/fuzz/corpus/$t" "$@" \
+        >"$b/logs/merge_$t.log" 2>&1 || { echo "merge $t failed: $b/logs/merge_$t.log"; return 1; }
+    rm -f "tests/fuzz/corpus/$t"/*
+    cp "$new"/* "tests/fuzz/corpus/$t/"
+    echo "corpus $t: $(ls "tests/fuzz/corpus/$t" | wc -l) files"
+}
+
+for t in "$@"; do
+    bin=$b/fuzz_$t
+    case $mode in
+    replay)
+        files=$(find "tests/fuzz/corpus/$t" "tests/fuzz/regress/$t" -type f 2>/dev/null | LC_ALL=C sort)
+        [ -n "$files" ] || continue
+        count=$(printf '%s\n' "$files" | wc -l)
+        if [ ! -x "$bin" ]; then echo "SKIP $t: no $bin"; skip=$((skip + count)); continue; fi
+        # One process for them all; only if it fails, one per file to name
+        # the culprits.
+        # shellcheck disable=SC2086
+        if "$bin" $opts $files >"$b/logs/replay_$t.log" 2>&1; then
+            pass=$((pass + count))
+        else
+            for f in $files; do
+                "$bin" $opts "$f" >"$b/logs/replay_one.log" 2>&1
+                rc=$?; result $rc "$t $f"
+                [ $rc = 0 ] || grep -m3 'ERROR\|runtime error\|fuzz check' "$b/logs/replay_one.log"
+            done
+        fi ;;
+    run|ci)
+        if [ ! -x "$bin" ]; then echo "SKIP $t: no $bin"; skip=$((skip + 1)); continue; fi
+        if [ $mode = run ]; then
+            c=$b/corpus/$t; lim="-max_total_time=$n"
+        else
+            c=$b/ci/$t; lim="-seed=1 -runs=$n"; rm -rf "$c"
+        fi
+        mkdir -p "$c" "$b/artifacts/$t"
+        log=$b/logs/${mode}_$t.log
+        # shellcheck disable=SC2086
+        "$bin" $opts $lim -print_final_stats=1 -artifact_prefix="$b/artifacts/$t/" \
+            "$c" "tests/fuzz/corpus/$t" >"$log" 2>&1
+        rc=$?
+        echo "fuzz $t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') runs, exit $rc"
+        [ $rc = 0 ] || { grep -m5 'ERROR\|runtime error\|fuzz check\|Test unit written' "$log"; }
+        result $rc "$t (log: $log)" ;;
+    seed) seed "$t" ;;
+    merge) merge "$t" "$b/corpus/$t" ;;
+    esac
+done
+case $mode in
+replay|run|ci) echo "fuzz: $pass passed, $fail failed, $skip skipped"; [ $fail = 0 ] ;;
+esac

@@ -1,0 +1,167 @@
+/* clvm repl: the state one session shares between its files.
+ *
+ *   cmd_repl.c   options, reading lines (libedit), completion, the command
+ *                table and help
+ *   repl_eval.c  expressions: evaluation, let, bits, notes, compare
+ *   repl_step.c  a kernel: loading, NDRange and arguments, breakpoints,
+ *                run/step/next/continue/watch
+ *   repl_view.c  what the stepping shows: print, info, x, list */
+#ifndef CLVM_REPL_H
+#define CLVM_REPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bytecode.h"
+#include "interp.h"
+#include "native.h"
+#include "types.h"
+#include "vm.h"
+
+/* X(name, arguments, one-line summary, more help or "") */
+#define REPL_COMMANDS(X)                                                     \
+    X(help, "[COMMAND]", "list the commands, or describe one",              \
+      "Without an argument: every command and the exit status.")            \
+    X(eval, "EXPR", "evaluate an expression (also: a line that starts "     \
+      "with no command)",                                                   \
+      "An OpenCL C expression over literals and let names: built-in "       \
+      "calls,\nvector literals, casts, operators. Shows the typed value "    \
+      "and its bits\nin hex, and a note when the result is "                 \
+      "implementation-defined or\nundefined.")                              \
+    X(let, "NAME = EXPR", "evaluate EXPR and keep it as NAME",              \
+      "NAME can be used in later expressions; `let` alone lists them.")     \
+    X(bits, "EXPR", "the fields of a value: sign, exponent, mantissa",      \
+      "Per component: for half, float and double the sign, exponent and\n"   \
+      "mantissa fields with what they mean; for integers the bits.")        \
+    X(compare, "EXPR", "evaluate EXPR under every profile, side by side",   \
+      "Components where the profiles disagree are marked with '*', and\n"    \
+      "the notes say why.")                                                 \
+    X(profile, "[NAME]", "show or set the device profile",                  \
+      "The profile decides implementation-defined results (clvm, strict,\n"  \
+      "nvidia, pocl); it applies to evaluation and to kernel runs.")        \
+    X(load, "FILE", "load a .clasm or .bc module", "")                      \
+    X(kernel, "NAME", "choose the kernel to run", "")                       \
+    X(global, "G[,G[,G]]", "the global size (as clvm run --global)", "")    \
+    X(local, "L[,L[,L]]", "the work-group size (as --local)", "")           \
+    X(offset, "O[,O[,O]]", "the global offset (as --offset)", "")           \
+    X(warp, "W", "work-items run in lockstep, 1..64 (as --warp)", "")       \
+    X(arg, "NAME=VALUE", "a kernel argument (as clvm run --arg)",           \
+      "VALUE: a literal for a value parameter, @FILE or zeros:BYTES for a\n" \
+      "buffer, local:BYTES for local memory. Buffers are read again at\n"    \
+      "each `run`.")                                                        \
+    X(break, "LINE|KERNEL", "stop at a source line, or at each warp's "     \
+      "start", "")                                                          \
+    X(delete, "", "remove every breakpoint and watch", "")                  \
+    X(watch, "REG", "stop when register REG changes", "")                   \
+    X(run, "", "start the kernel from the beginning", "")                   \
+    X(step, "[N]", "run N instructions (default 1)", "")                    \
+    X(next, "", "run to the next source line", "")                          \
+    X(continue, "", "run to a breakpoint, a watch, a trap or the end", "")  \
+    X(list, "[LINE]", "source around the current line", "")                 \
+    X(print, "REG [as TYPE|bits|all]", "a register of the current "        \
+      "work-item",                                                          \
+      "as TYPE: the same bytes as any type of the same size (a float4 as\n"  \
+      "uint4 or uchar16); bits: in hex; all: every work-item of the warp,\n" \
+      "with the active mask.")                                              \
+    X(info, "registers|breakpoints", "every register of the current "       \
+      "work-item, or the breakpoints", "")                                  \
+    X(x, "BUFFER[+OFFSET] [TYPE] [COUNT]", "memory as typed elements",      \
+      "OFFSET and COUNT count elements of TYPE (default: the pointee type,\n"\
+      "COUNT 1).")                                                          \
+    X(workitem, "ID[,ID[,ID]]", "whose view print, info and x show",        \
+      "The global id; the default is the first work-item.")                 \
+    X(quit, "", "leave", "")
+
+typedef struct repl repl;
+
+enum {
+#define X(name, a, s, h) RC_##name,
+    REPL_COMMANDS(X)
+#undef X
+    RC_COUNT
+};
+
+typedef struct {
+    char *name;
+    ty_t t;
+    uint64_t bits[TY_MAXLANES];
+} repl_let;
+
+/* The stepping session of the loaded kernel. */
+typedef struct {
+    vm_range r;
+    vm_prog *P;
+    vm_group *g;
+    vm_arg *args;
+    uint64_t group;        /* linear group being run */
+    uint32_t cur;          /* its warp context running */
+    uint32_t warpno;       /* one context (no barriers): the warp in it */
+    uint32_t *lstart;      /* per instruction: the line its code begins,
+                              or 0 */
+    bool started, done, trapped;
+    vm_trap trap;
+} repl_sess;
+
+struct repl {
+    bool tty, color, echo;
+    int errors;            /* commands that failed */
+    int profile;           /* enum prof_id */
+    repl_let *lets;
+    size_t nlets;
+
+    char *file;            /* the module loaded, if any */
+    bc_module m;
+    bool loaded;
+    uint32_t ki;
+    char **src;            /* its source lines (a .clasm) */
+    size_t nsrc;
+    char *global, *local, *offset;
+    vm_ndrange nd;
+    char **argtext;        /* per parameter: NAME=VALUE, or NULL */
+    vm_natives *natives;
+
+    uint32_t *breaks;      /* source lines */
+    size_t nbreaks;
+    bool break_kernel;
+    int64_t watch;         /* register, or -1 */
+    uint8_t *watched;      /* its bytes when last looked at */
+    uint64_t focus[3];     /* the work-item shown */
+
+    repl_sess s;
+};
+
+/* Messages: err counts a failed command; both flush stdout first, so a
+ * transcript keeps its order. */
+int repl_err(repl *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void repl_color(const repl *r, const char *sgr);   /* "1;31", or "0" */
+
+/* One command each (args: the text after the command word, trimmed). */
+#define X(name, a, s, h) int rc_##name(repl *r, char *args);
+REPL_COMMANDS(X)
+#undef X
+
+/* repl_eval.c */
+void repl_lets_free(repl *r);
+void repl_notes(repl *r, unsigned notes, uint32_t line);
+
+/* repl_step.c */
+void repl_unload(repl *r);
+int repl_load(repl *r, const char *path);
+void repl_sess_end(repl *r);
+/* The current warp of a running session, or NULL (with a message). */
+vm_warp *repl_warp(repl *r, bool quiet);
+/* The focused work-item's lane in w, or -1. */
+int repl_lane(const repl *r, const vm_warp *w);
+/* Register called name[0..len) of the current kernel, or -1. */
+int64_t repl_reg(const repl *r, const char *name, size_t len);
+/* Completion: the i-th name of the kernel (registers, then nothing). */
+const char *repl_reg_name(const repl *r, uint32_t i);
+
+/* repl_view.c */
+void repl_where(repl *r);   /* "stopped at file:LINE: INSTRUCTION" */
+void repl_show_reg(repl *r, vm_warp *w, uint32_t reg, int lane, ty_t as,
+                   bool hex);
+
+#endif

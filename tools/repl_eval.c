@@ -1,0 +1,429 @@
+/* The REPL's expressions: each one is compiled into a one-work-item kernel
+ * (the let values as its registers) with folding off, so that the VM
+ * computes every conversion, raises its notes and follows the profile. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "lit.h"
+#include "note.h"
+#include "profile.h"
+#include "repl.h"
+#include "value.h"
+
+void repl_lets_free(repl *r)
+{
+    for (size_t i = 0; i < r->nlets; i++)
+        free(r->lets[i].name);
+    free(r->lets);
+    r->lets = NULL, r->nlets = 0;
+}
+
+/* "T NAME = as_T((uT)(0x.., ...))": the bits exactly, NaN payloads too. */
+static void let_line(const repl_let *l, char *buf, size_t len)
+{
+    char tn[TY_NAME_MAX], un[TY_NAME_MAX];
+    enum ty_scalar s = (enum ty_scalar)l->t.s;
+    unsigned es = ty_scalar_size(s);
+    ty_t u = {es == 1 ? TY_UCHAR : es == 2 ? TY_USHORT
+              : es == 4 ? TY_UINT : TY_ULONG, l->t.n};
+    ty_name(l->t, tn);
+    ty_name(u, un);
+    size_t at = (size_t)snprintf(buf, len, "%s %s = as_%s(", tn, l->name, tn);
+    if (l->t.n > 1)
+        at += (size_t)snprintf(buf + at, len - at, "(%s)(", un);
+    for (unsigned c = 0; c < l->t.n && at < len; c++)
+        at += (size_t)snprintf(buf + at, len - at, "%s0x%" PRIx64,
+                               c ? ", " : "", l->bits[c]);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s", l->t.n > 1 ? "))" : ")");
+}
+
+/* Compiles expr (NULL: only the lets) in a kernel of its own. */
+static int compile(repl *r, const char *expr, bc_module *m, uint32_t *reg,
+                   ty_t *t)
+{
+    asm_ctx *a = asm_open("input", stdout);
+    if (!a)
+        return repl_err(r, "out of memory");
+    asm_set_fold(a, false);
+    char line[VAL_TEXT_MAX + 64];
+    asm_line(a, "kernel repl()", 13);
+    for (size_t i = 0; i < r->nlets; i++) {
+        let_line(&r->lets[i], line, sizeof line);
+        asm_line(a, line, strlen(line));
+    }
+    /* asm_expr takes the number of the last line fed: make it 1 */
+    asm_line(a, "#line 2", 7);
+    int rc = expr ? asm_expr(a, expr, strlen(expr), reg, t) : 0;
+    asm_line(a, "end", 3);
+    int ne = asm_finish(a, m);
+    asm_close(a);
+    if (rc || ne) {
+        if (!ne)
+            bc_free(m);
+        r->errors++;
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the kernel of compile on one work-item under profile prof: the
+ * value of reg in bits, the notes raised. A trap is returned with its
+ * message in trap. */
+static int execute(repl *r, const bc_module *m, uint32_t reg, ty_t t,
+                   int prof, uint64_t *bits, unsigned *notes, vm_trap *trap)
+{
+    vm_ndrange nd = {.dims = 1, .global = {1}, .warp = 1, .threads = 1,
+                     .natives = r->natives, .profile = (uint8_t)prof,
+                     .warn_impl = true};   /* notes on every profile */
+    vm_range rg;
+    vm_prog *P = NULL;
+    vm_group *g = NULL;
+    int rc = -1;
+    if (vm_range_resolve(&nd, &rg, trap) ||
+        !(P = vm_prog_new(m, 0, NULL, &rg, trap)))
+        return -1;
+    P->fresh = true;
+    if (!(g = vm_group_new(P))) {
+        vm_trap_set(trap, VM_TRAP_NOMEM, "the expression's registers");
+    } else {
+        vm_group_start(g, 0);
+        vm_warp *w = &g->w[0];
+        vm_warp_start(w, 0);
+        w->notes = 0;
+        enum vm_stop s = vm_warp_run(w, rg.max_steps);
+        *notes = w->notes;
+        if (s != VM_STOP_DONE) {
+            vm_warp_trap(w, s, trap);
+        } else {
+            const uint8_t *p = vm_warp_reg(w, reg);
+            for (unsigned c = 0; c < t.n; c++)
+                bits[c] = lit_host_get(p, (enum ty_scalar)t.s, c);
+            rc = 0;
+        }
+    }
+    vm_group_free(g);
+    vm_prog_free(P);
+    return rc;
+}
+
+/* Evaluates expr under profile prof; prints nothing but errors. */
+static int evaluate(repl *r, const char *expr, int prof, ty_t *t,
+                    uint64_t *bits, unsigned *notes, vm_trap *trap)
+{
+    bc_module m;
+    uint32_t reg;
+    if (compile(r, expr, &m, &reg, t))
+        return -2;
+    *notes = 0;
+    int rc = execute(r, &m, reg, *t, prof, bits, notes, trap);
+    bc_free(&m);
+    return rc;
+}
+
+static void show_value(repl *r, ty_t t, const uint64_t *bits)
+{
+    char text[VAL_TEXT_MAX], hex[VAL_TEXT_MAX], tn[TY_NAME_MAX];
+    val_format(t, bits, 0, text);
+    val_format(t, bits, VAL_HEX, hex);
+    if (t.n == 1)
+        printf("(%s)%s\n", ty_name(t, tn), text);
+    else
+        printf("%s\n", text);
+    repl_color(r, "2");
+    printf("bits %s", hex);
+    repl_color(r, "0");
+    printf("\n");
+}
+
+void repl_notes(repl *r, unsigned notes, uint32_t line)
+{
+    for (int id = 0; id < NOTE_COUNT; id++) {
+        if (!(notes >> id & 1))
+            continue;
+        repl_color(r, "33");
+        printf("note:");
+        repl_color(r, "0");
+        if (line)
+            printf(" line %u:", line);
+        printf(" %s result (%s)\n  spec: %s\n  profile %s: %s\n",
+               note_kind((enum note_id)id), note_name((enum note_id)id),
+               note_rule((enum note_id)id),
+               prof_name((enum prof_id)r->profile),
+               prof_what((enum prof_id)r->profile, (enum note_id)id));
+    }
+}
+
+static int trapped(repl *r, const vm_trap *trap)
+{
+    return repl_err(r, "%s", trap->msg);
+}
+
+int rc_eval(repl *r, char *args)
+{
+    ty_t t;
+    uint64_t bits[TY_MAXLANES];
+    unsigned notes;
+    vm_trap trap;
+    if (!*args)
+        return repl_err(r, "eval needs an expression");
+    int rc = evaluate(r, args, r->profile, &t, bits, &notes, &trap);
+    if (rc == -2)
+        return -1;
+    if (rc)
+        trapped(r, &trap);
+    else
+        show_value(r, t, bits);
+    repl_notes(r, notes, 0);
+    return rc;
+}
+
+static bool ident(const char *s, size_t n)
+{
+    if (!n || !(isalpha((unsigned char)s[0])))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+            return false;
+    return true;
+}
+
+int rc_let(repl *r, char *args)
+{
+    char tn[TY_NAME_MAX], text[VAL_TEXT_MAX];
+    if (!*args) {
+        for (size_t i = 0; i < r->nlets; i++) {
+            val_format(r->lets[i].t, r->lets[i].bits, 0, text);
+            printf("%s %s = %s\n", ty_name(r->lets[i].t, tn),
+                   r->lets[i].name, text);
+        }
+        return 0;
+    }
+    size_t n = strcspn(args, " \t=");
+    char *eq = args + n + strspn(args + n, " \t");
+    if (*eq != '=' || !ident(args, n))
+        return repl_err(r, "expected let NAME = EXPR (NAME: letters, digits "
+                        "and _, not first)");
+    repl_let l = {0};
+    unsigned notes;
+    vm_trap trap;
+    int rc = evaluate(r, eq + 1, r->profile, &l.t, l.bits, &notes, &trap);
+    if (rc == -2)
+        return -1;
+    if (rc)
+        return trapped(r, &trap);
+    if (!(l.name = strndup(args, n)))
+        return repl_err(r, "out of memory");
+    /* replace an earlier NAME, else add; then check it declares */
+    size_t i;
+    for (i = 0; i < r->nlets && strcmp(r->lets[i].name, l.name); i++)
+        ;
+    repl_let old = {0};
+    if (i == r->nlets) {
+        repl_let *nl = realloc(r->lets, (r->nlets + 1) * sizeof *nl);
+        if (!nl) {
+            free(l.name);
+            return repl_err(r, "out of memory");
+        }
+        r->lets = nl;
+        r->nlets++;
+    } else {
+        old = r->lets[i];
+    }
+    r->lets[i] = l;
+    bc_module m;
+    if (compile(r, NULL, &m, NULL, NULL)) {
+        free(l.name);
+        if (old.name)
+            r->lets[i] = old;
+        else
+            r->nlets--;
+        return -1;
+    }
+    bc_free(&m);
+    free(old.name);
+    val_format(l.t, l.bits, 0, text);
+    printf("%s %s = %s\n", ty_name(l.t, tn), l.name, text);
+    repl_notes(r, notes, 0);
+    return 0;
+}
+
+/* ---- bits ---- */
+
+static void binary(uint64_t v, unsigned n, char *buf)
+{
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = (char)('0' + (v >> (n - 1 - i) & 1));
+    buf[n] = 0;
+}
+
+/* A dyadic rational's exact decimal: glibc prints a double exactly. */
+static void exact(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.60f", v);
+    char *e = buf + strlen(buf);
+    while (e[-1] == '0')
+        *--e = 0;
+    if (e[-1] == '.')
+        e[-1] = 0;
+}
+
+static void bits_float(enum ty_scalar s, uint64_t b)
+{
+    unsigned E = s == TY_HALF ? 5 : s == TY_FLOAT ? 8 : 11;
+    unsigned M = s == TY_HALF ? 10 : s == TY_FLOAT ? 23 : 52;
+    int bias = (1 << (E - 1)) - 1;
+    uint64_t sign = b >> (E + M) & 1, ex = b >> M & ((1u << E) - 1),
+             man = b & (((uint64_t)1 << M) - 1);
+    char eb[16], mb[64], num[80];
+    binary(ex, E, eb);
+    binary(man, M, mb);
+    printf("  sign      %" PRIu64 "  %s\n", sign, sign ? "negative" : "positive");
+    printf("  exponent  %s  0x%" PRIx64 "", eb, ex);
+    if (ex == 0)
+        printf(": 0, zero or subnormal (2^%d)\n", 1 - bias);
+    else if (ex == (1u << E) - 1)
+        printf(": all ones, infinity or NaN\n");
+    else
+        printf(": %" PRIu64 " - %d = %d\n", ex, bias, (int)ex - bias);
+    printf("  mantissa  %s  0x%" PRIx64 "\n", mb, man);
+    /* m / 2^M and the significand are exact in a double */
+    double frac = ldexp((double)man, -(int)M);
+    const char *sg = sign ? "-" : "+";
+    if (ex == (1u << E) - 1) {
+        if (!man)
+            printf("  = %sinfinity\n", sg);
+        else
+            printf("  = %s NaN, payload 0x%" PRIx64 " (%s)\n",
+                   man >> (M - 1) ? "quiet" : "signalling",
+                   man & (((uint64_t)1 << (M - 1)) - 1),
+                   sign ? "sign set" : "sign clear");
+    } else if (ex == 0 && !man) {
+        printf("  = %szero\n", sg);
+    } else if (ex == 0) {
+        exact(frac, num, sizeof num);
+        printf("  = %s%s x 2^%d (subnormal: no implicit 1)\n", sg, num,
+               1 - bias);
+    } else {
+        exact(1.0 + frac, num, sizeof num);
+        printf("  = %s%s x 2^%d\n", sg, num, (int)ex - bias);
+    }
+}
+
+int rc_bits(repl *r, char *args)
+{
+    ty_t t;
+    uint64_t bits[TY_MAXLANES];
+    unsigned notes;
+    vm_trap trap;
+    if (!*args)
+        return repl_err(r, "bits needs an expression");
+    int rc = evaluate(r, args, r->profile, &t, bits, &notes, &trap);
+    if (rc == -2)
+        return -1;
+    if (rc)
+        return trapped(r, &trap);
+    enum ty_scalar s = (enum ty_scalar)t.s;
+    char v[VAL_ELEM_MAX], h[VAL_ELEM_MAX], b[72];
+    for (unsigned c = 0; c < t.n; c++) {
+        if (t.n > 1)
+            printf("s%x: ", c);
+        printf("(%s)%s = %s\n", ty_scalar_name(s), val_elem(s, bits[c], 0, v),
+               val_elem(s, bits[c], VAL_HEX, h));
+        if (ty_is_float(s)) {
+            bits_float(s, bits[c]);
+        } else {
+            unsigned n = ty_scalar_size(s) * 8;
+            binary(bits[c], n, b);
+            printf("  bits      %s", b);
+            if (ty_is_signed(s))
+                printf("  (sign bit %u: %s)", (unsigned)(bits[c] >> (n - 1)),
+                       bits[c] >> (n - 1) ? "negative, two's complement"
+                                           : "not negative");
+            printf("\n");
+        }
+    }
+    repl_notes(r, notes, 0);
+    return 0;
+}
+
+/* ---- profiles ---- */
+
+int rc_profile(repl *r, char *args)
+{
+    if (!*args) {
+        for (int p = 0; p < PROF_COUNT; p++)
+            printf("%s %-7s %s\n", p == r->profile ? "*" : " ",
+                   prof_name((enum prof_id)p), prof_desc((enum prof_id)p));
+        return 0;
+    }
+    int p = prof_parse(args);
+    if (p < 0)
+        return repl_err(r, "no profile '%s' (clvm, strict, nvidia, pocl)",
+                        args);
+    r->profile = p;
+    r->nd.profile = (uint8_t)p;
+    repl_sess_end(r);
+    printf("profile %s: %s\n", prof_name((enum prof_id)p),
+           prof_desc((enum prof_id)p));
+    return 0;
+}
+
+int rc_compare(repl *r, char *args)
+{
+    ty_t t = {0};
+    uint64_t bits[PROF_COUNT][TY_MAXLANES];
+    unsigned notes[PROF_COUNT], all = 0;
+    int rc[PROF_COUNT];
+    vm_trap trap[PROF_COUNT];
+    if (!*args)
+        return repl_err(r, "compare needs an expression");
+    for (int p = 0; p < PROF_COUNT; p++) {
+        rc[p] = evaluate(r, args, p, &t, bits[p], &notes[p], &trap[p]);
+        if (rc[p] == -2)
+            return -1;
+        all |= notes[p];
+    }
+    char text[VAL_TEXT_MAX], hex[VAL_TEXT_MAX], tn[TY_NAME_MAX];
+    for (int p = 0; p < PROF_COUNT; p++) {
+        printf("%-7s ", prof_name((enum prof_id)p));
+        if (rc[p]) {
+            /* strict: the trap is its answer */
+            printf("traps\n");
+            continue;
+        }
+        val_format(t, bits[p], 0, text);
+        val_format(t, bits[p], VAL_HEX, hex);
+        if (t.n == 1)
+            printf("(%s)%s  %s", ty_name(t, tn), text, hex);
+        else
+            printf("%s  %s", text, hex);
+        /* the components that differ from clvm's */
+        int ref = rc[PROF_CLVM] ? -1 : PROF_CLVM;
+        bool first = true;
+        for (unsigned c = 0; ref >= 0 && p != ref && c < t.n; c++)
+            if (bits[p][c] != bits[ref][c]) {
+                printf(first ? "  * differs from clvm in s%x" : ", s%x", c);
+                first = false;
+            }
+        printf("\n");
+    }
+    for (int id = 0; id < NOTE_COUNT; id++) {
+        if (!(all >> id & 1))
+            continue;
+        printf("why: %s result (%s)\n  spec: %s\n",
+               note_kind((enum note_id)id), note_name((enum note_id)id),
+               note_rule((enum note_id)id));
+        for (int p = 0; p < PROF_COUNT; p++)
+            printf("  %-7s %s\n", prof_name((enum prof_id)p),
+                   prof_what((enum prof_id)p, (enum note_id)id));
+    }
+    if (!all)
+        printf("no implementation-defined or undefined case: every profile "
+               "gives the spec's result\n");
+    return 0;
+}

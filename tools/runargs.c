@@ -1,0 +1,326 @@
+#include "runargs.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "bcfile.h"
+#include "file.h"
+#include "lit.h"
+#include "value.h"
+
+static int fail(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+bool ra_number(const char *s, size_t len, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return true;
+}
+
+unsigned ra_numlist(const char *s, uint64_t v[3])
+{
+    unsigned n = 0;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        if (n == 3 || !ra_number(s, len, &v[n]))
+            return 0;
+        n++;
+        if (!s[len])
+            return n;
+        s += len + 1;
+    }
+}
+
+int ra_ndrange(const char *global, const char *local, const char *offset,
+               vm_ndrange *nd, char *why, size_t len)
+{
+    static const char *const what[] = {"--global", "--local", "--offset"};
+    const char *lists[] = {global, local, offset};
+    uint64_t v[3][3] = {{0}};
+    unsigned dims = 0;
+    for (unsigned d = 0; d < 3; d++) {
+        if (!lists[d])
+            continue;
+        unsigned n = ra_numlist(lists[d], v[d]);
+        if (!n)
+            return fail(why, len, "%s %s: expected 1 to 3 decimal numbers "
+                        "separated by commas", what[d], lists[d]);
+        if (d == 0)
+            dims = n;
+        else if (n != dims)
+            return fail(why, len, "%s %s has %u number%s, --global %s has %u",
+                        what[d], lists[d], n, n == 1 ? "" : "s", global,
+                        dims);
+    }
+    for (unsigned d = 0; d < dims; d++) {
+        uint64_t g = v[0][d], l = v[1][d];
+        if (g == 0)
+            return fail(why, len, "--global %s: a size of 0 in dimension %u",
+                        global, d);
+        if (local && l == 0)
+            return fail(why, len, "--local %s: a size of 0 in dimension %u",
+                        local, d);
+        if (local && g % l)
+            return fail(why, len, "global size %llu is not a multiple of "
+                        "local size %llu in dimension %u",
+                        (unsigned long long)g, (unsigned long long)l, d);
+    }
+    nd->dims = dims;
+    memcpy(nd->global, v[0], sizeof nd->global);
+    memcpy(nd->local, v[1], sizeof nd->local);
+    memcpy(nd->offset, v[2], sizeof nd->offset);
+    return 0;
+}
+
+int ra_count(const char *opt, const char *v, vm_ndrange *nd, char *why,
+             size_t len)
+{
+    uint64_t x;
+    if (!ra_number(v, strlen(v), &x))
+        return fail(why, len, "%s %s: expected a decimal number", opt, v);
+    if (!strcmp(opt, "--threads")) {
+        if (x > 1024)
+            return fail(why, len, "--threads %s: at most 1024", v);
+        nd->threads = (unsigned)x;
+    } else if (!strcmp(opt, "--warp")) {
+        if (x < 1 || x > 64)
+            return fail(why, len, "--warp %s: must be 1 to 64", v);
+        nd->warp = (unsigned)x;
+    } else {
+        if (x < 1)
+            return fail(why, len, "--max-steps 0: must be at least 1");
+        nd->max_steps = x;
+    }
+    return 0;
+}
+
+int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
+            size_t len)
+{
+    size_t n = 0;
+    uint8_t *buf = file_read(path, &n);
+    if (!buf)
+        return fail(why, len, "cannot read '%s': %s", path, strerror(errno));
+    size_t pl = strlen(path);
+    bool bc = (n >= 8 && !memcmp(buf, BC_MAGIC, 8)) ||
+              (pl > 3 && !strcmp(path + pl - 3, ".bc"));
+    int rc = 0;
+    if (bc) {
+        char e[512];
+        if (bc_read(buf, n, m, e, sizeof e))
+            rc = fail(why, len, "%s: %s", path, e);
+    } else {
+        int ne = asm_assemble((const char *)buf, n, path, m, diag);
+        if (ne)
+            rc = fail(why, len, "%d error%s in %s", ne, ne == 1 ? "" : "s",
+                      path);
+    }
+    free(buf);
+    return rc;
+}
+
+int ra_find_kernel(const bc_module *m, const char *path, const char *name,
+                   uint32_t *k, char *why, size_t len)
+{
+    char list[512] = "";
+    size_t at = 0;
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        const char *kn = bc_str(m, m->kernels[i].name);
+        if (name && !strcmp(kn, name)) {
+            *k = i;
+            return 0;
+        }
+        at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at
+                                                           : 0,
+                               "%s%s", i ? ", " : "", kn);
+        if (at >= sizeof list)
+            at = sizeof list;
+    }
+    if (!name && m->nkernels == 1) {
+        *k = 0;
+        return 0;
+    }
+    if (!m->nkernels)
+        return fail(why, len, "%s has no kernel", path);
+    if (!name)
+        return fail(why, len, "%s has %u kernels (%s): choose one with "
+                    "--kernel", path, m->nkernels, list);
+    return fail(why, len, "%s has no kernel '%s' (kernels: %s)", path, name,
+                list);
+}
+
+int ra_param_of(const bc_kernel *k, const bc_module *m, const char *name,
+                size_t nlen, uint32_t *p)
+{
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const char *pn = bc_str(m, k->params[i].name);
+        if (strlen(pn) == nlen && !memcmp(pn, name, nlen)) {
+            *p = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void ra_param_list(const bc_kernel *k, const bc_module *m, char *buf,
+                   size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < k->nparams && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+                               bc_str(m, k->params[i].name));
+    if (!k->nparams)
+        snprintf(buf, len, "none");
+}
+
+char *ra_decl(const bc_reg *g, const char *name, char *buf, size_t len)
+{
+    char tn[TY_NAME_MAX];
+    ty_name(g->type, tn);
+    if (g->kind == BC_REG_VALUE)
+        snprintf(buf, len, "%s %s", tn, name);
+    else
+        snprintf(buf, len, "%s %s%s *%s", bc_space_name(g->space),
+                 g->flags & BC_REGF_CONSTPTR && g->space != BC_CONSTANT
+                     ? "const " : "", tn, name);
+    return buf;
+}
+
+const char *ra_form_of(const bc_reg *g)
+{
+    return g->kind == BC_REG_VALUE ? "LITERAL"
+           : g->space == BC_LOCAL  ? "local:BYTES"
+                                   : "@FILE|zeros:BYTES";
+}
+
+int ra_arg_param(const bc_module *m, const bc_kernel *k, const char *nv,
+                 uint32_t *p, char *why, size_t len)
+{
+    const char *eq = strchr(nv, '=');
+    char pl[256];
+    if (!eq || eq == nv)
+        return fail(why, len, "--arg %s: expected NAME=VALUE", nv);
+    if (ra_param_of(k, m, nv, (size_t)(eq - nv), p)) {
+        ra_param_list(k, m, pl, sizeof pl);
+        return fail(why, len, "--arg %s: kernel '%s' has no parameter "
+                    "'%.*s' (parameters: %s)", nv, bc_str(m, k->name),
+                    (int)(eq - nv), nv, pl);
+    }
+    return 0;
+}
+
+int ra_make_arg(const bc_reg *g, const char *name, const char *v,
+                vm_arg *a, char *why, size_t len)
+{
+    char pd[128];
+    ra_decl(g, name, pd, sizeof pd);
+    uint64_t n;
+    bool isfile = v[0] == '@', iszeros = !strncmp(v, "zeros:", 6),
+         islocal = !strncmp(v, "local:", 6);
+    if (g->kind == BC_REG_VALUE) {
+        if (isfile || iszeros || islocal)
+            return fail(why, len, "--arg %s=%s: '%s' is a value (%s): give "
+                        "a literal, not a buffer", name, v, name, pd);
+        uint64_t bits[TY_MAXLANES];
+        char e[160];
+        if (val_parse(g->type, v, strlen(v), bits, e, sizeof e))
+            return fail(why, len, "--arg %s=%s: %s", name, v, e);
+        a->size = ty_sizeof(g->type);
+        a->data = calloc(1, a->size);
+        if (!a->data)
+            return fail(why, len, "out of memory");
+        for (unsigned c = 0; c < g->type.n; c++)
+            lit_host_put(a->data, g->type.s, c, bits[c]);
+        return 0;
+    }
+    if (g->space == BC_LOCAL) {
+        if (!islocal)
+            return fail(why, len, "--arg %s=%s: '%s' is local memory (%s): "
+                        "give local:BYTES", name, v, name, pd);
+        if (!ra_number(v + 6, strlen(v + 6), &n))
+            return fail(why, len, "--arg %s=%s: BYTES must be a decimal "
+                        "number", name, v);
+        a->size = n;
+        return 0;
+    }
+    if (iszeros) {
+        if (!ra_number(v + 6, strlen(v + 6), &n))
+            return fail(why, len, "--arg %s=%s: BYTES must be a decimal "
+                        "number", name, v);
+        a->data = n && n <= SIZE_MAX ? malloc((size_t)n) : NULL;
+        if (n && !a->data)
+            return fail(why, len, "--arg %s=%s: cannot allocate %llu bytes",
+                        name, v, (unsigned long long)n);
+        /* Write the zeros now, so first-touch page faults are not counted
+         * in the kernel's --time (PoCL and plain C pay them in warm-up). */
+        if (n)
+            memset(a->data, 0, (size_t)n);
+        a->size = n;
+        return 0;
+    }
+    if (isfile) {
+        size_t fl;
+        uint8_t *d = file_read(v + 1, &fl);
+        if (!d)
+            return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
+                        v, v + 1, strerror(errno));
+        a->data = d, a->size = fl;
+        return 0;
+    }
+    return fail(why, len, "--arg %s=%s: '%s' is a buffer (%s): give @FILE "
+                "or zeros:BYTES", name, v, name, pd);
+}
+
+int ra_print_spec(const char *v, ra_view *out, char *why, size_t len)
+{
+    out->nlen = strcspn(v, ":");
+    if (!out->nlen)
+        return fail(why, len, "--print %s: expected NAME[:TYPE][:hex]", v);
+    for (const char *c = v + out->nlen; *c == ':'; c += strcspn(c, ":")) {
+        size_t n = strcspn(++c, ":");
+        if (n == 3 && !memcmp(c, "hex", 3) && !out->hex)
+            out->hex = true;
+        else if (!out->typed && ty_parse(c, n, &out->type))
+            out->typed = true;
+        else
+            return fail(why, len, "--print %s: '%.*s' is neither a type "
+                        "(float4, uint, uchar16, ...) nor hex", v, (int)n, c);
+    }
+    return 0;
+}
+
+void ra_print_elems(FILE *f, const char *name, size_t nlen, ty_t t,
+                    unsigned flags, const uint8_t *data, uint64_t first,
+                    uint64_t count)
+{
+    size_t es = ty_sizeof(t);
+    uint64_t bits[TY_MAXLANES];
+    char text[VAL_TEXT_MAX];
+    for (uint64_t i = first; i < first + count; i++) {
+        val_load(t, data + i * es, bits);
+        val_format(t, bits, flags, text);
+        fprintf(f, "%.*s[%llu] = %s\n", (int)nlen, name,
+                (unsigned long long)i, text);
+    }
+}
