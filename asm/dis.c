@@ -190,6 +190,31 @@ static ty_t op_type(D *d, unsigned op, unsigned n, const uint32_t *cand,
     return TY(e, n);
 }
 
+/* op_type for an instruction with flags fl: integer ADD/SUB/MUL/NEG
+ * operate in the signedness BC_F_SIGNED says, so that the statement
+ * assembles to the same flag. */
+static ty_t arith_type(D *d, unsigned op, unsigned fl, unsigned n,
+                       const uint32_t *cand, unsigned ncand)
+{
+    ty_t t = op_type(d, op, n, cand, ncand);
+    unsigned base = bc_ops[op].base;
+    bool sg = fl & BC_F_SIGNED;
+    if ((base != BCB_ADD && base != BCB_SUB && base != BCB_MUL &&
+         base != BCB_NEG) || ty_is_float((enum ty_scalar)t.s) ||
+        ty_is_signed((enum ty_scalar)t.s) == sg)
+        return t;
+    for (unsigned i = 0; i < ncand; i++) {
+        const bc_reg *r = reg(d, cand[i]);
+        if (r->kind == BC_REG_VALUE && r->type.n == n &&
+            ty_scalar_size((enum ty_scalar)r->type.s) ==
+                ty_scalar_size((enum ty_scalar)t.s) &&
+            !ty_is_float((enum ty_scalar)r->type.s) &&
+            ty_is_signed((enum ty_scalar)r->type.s) == sg)
+            return r->type;
+    }
+    return sg ? signed_of(t) : unsigned_of(t);
+}
+
 static void selector(D *d, uint64_t z, unsigned n, unsigned vn)
 {
     bool xyzw = vn <= 4;
@@ -285,7 +310,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
     const char *bin = binop_text(base), *fn = call_name(base);
     if (bin) {
         uint32_t c[3] = {w[1], w[2], w[0]};
-        ty_t t = op_type(d, op, n, c, 3);
+        ty_t t = arith_type(d, op, fl, n, c, 3);
         bool cmp = base >= BCB_EQ && base <= BCB_LOR;
         close = dest(d, w[0], cmp ? (n > 1 ? signed_of(t) :
                                      reg(d, w[0])->type) : t);
@@ -343,7 +368,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
         case BCB_NEG:
         case BCB_NOT:
         case BCB_LNOT: {
-            ty_t t = op_type(d, op, n, (uint32_t[]){w[1], w[0]}, 2);
+            ty_t t = arith_type(d, op, fl, n, (uint32_t[]){w[1], w[0]}, 2);
             close = dest(d, w[0], base == BCB_LNOT ? signed_of(t) : t);
             fputc(base == BCB_NEG ? '-' : base == BCB_NOT ? '~' : '!', f);
             operand(d, w[1], t);

@@ -14,6 +14,11 @@
 static bool emit(A *a, enum bc_base b, ty_t t, unsigned n, unsigned flags,
                  const uint32_t *w, unsigned nw)
 {
+    /* signed + - * and negation (a pointer's p - i too): overflow is
+     * undefined, which strict and --warn-impl must see */
+    if ((b == BCB_ADD || b == BCB_SUB || b == BCB_MUL || b == BCB_NEG) &&
+        ty_is_signed((enum ty_scalar)t.s))
+        flags |= BC_F_SIGNED;
     return kb_emit(a, op_variant(b, (enum ty_scalar)t.s), n, flags, w, nw);
 }
 
@@ -503,14 +508,21 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
             return false;
         i.reg = (uint32_t)z;
     } else if (n->kind == N_BINARY) {
+        /* The index is negated as a long: PADD widens an unsigned index
+         * with zeros, so p - 1u negated as a uint would be p + 2^32 - 1. */
         if (n->op == P_SUB && n->b->isconst && !n->b->bcast) {
             /* p - 4 is p + (-4): no NEG at run time */
-            uint64_t neg;
-            lit_unop(P_SUB, (enum ty_scalar)n->b->x.t.s, n->b->vv[0], &neg);
+            uint64_t neg, v = lit_convert(TY_LONG, (enum ty_scalar)n->b->x.t.s,
+                                          n->b->vv[0]);
+            lit_unop(P_SUB, TY_LONG, v, &neg);
             n->b->vv[0] = neg;
+            n->b->x.t = TY(TY_LONG, 1);
             n->op = P_ADD;
         }
         if (!lower_ptr(a, n->a, -1, &p) || !lower_expr(a, n->b, -1, &i))
+            return false;
+        if (n->op == P_SUB && ty_scalar_size((enum ty_scalar)i.ty.s) < 8 &&
+            !convert(a, -1, TY(TY_LONG, 1), i, false, false, RND_RTE, &i))
             return false;
         if (n->op == P_SUB) {
             int32_t t = kb_temp(a, i.ty);

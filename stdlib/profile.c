@@ -166,6 +166,38 @@ int prof_divrem(enum prof_id p, enum ty_scalar t, bool rem, void *d,
     return notes;
 }
 
+int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
+               const void *a, const void *b)
+{
+    (void)p; /* every profile measured wraps */
+    if ((unsigned)t >= TY_NSCALAR || !ty_is_signed(t))
+        return -1;
+    unsigned n = ty_scalar_size(t), bits = 8 * n;
+    uint64_t m = ~UINT64_C(0) >> (64 - bits), s = UINT64_C(1) << (bits - 1),
+             x = get(a, n) & m, y = op == PA_NEG ? 0 : get(b, n) & m, r;
+    bool ovf;
+    /* on unsigned words: no C overflow, and the sign bits tell */
+    switch (op) {
+    case PA_ADD:
+        r = (x + y) & m, ovf = (x ^ r) & (y ^ r) & s;
+        break;
+    case PA_SUB:
+        r = (x - y) & m, ovf = (x ^ y) & (x ^ r) & s;
+        break;
+    case PA_NEG:
+        r = (0 - x) & m, ovf = x == s;
+        break;
+    default: { /* magnitudes: |a| * |b| must not pass MAX, or MIN's */
+        uint64_t ax = x & s ? (0 - x) & m : x, ay = y & s ? (0 - y) & m : y,
+                 lim = (x ^ y) & s ? s : s - 1;
+        r = (x * y) & m, ovf = ax && ay > lim / ax;
+        break;
+    }
+    }
+    put(d, n, r);
+    return ovf ? NOTE_OVERFLOW : 0;
+}
+
 unsigned prof_differs(enum prof_id p)
 {
     return p == PROF_NVIDIA ? NOTE_FLT_NAN | NOTE_SAT_NAN

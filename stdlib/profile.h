@@ -45,6 +45,17 @@ int prof_cv_scalar(enum prof_id p, enum ty_scalar dst, enum ty_scalar src,
 int prof_divrem(enum prof_id p, enum ty_scalar t, bool rem, void *d,
                 const void *a, const void *b);
 
+/* Signed integer arithmetic: a + b, a - b, a * b, -a (b unused). */
+enum prof_arith { PA_ADD, PA_SUB, PA_MUL, PA_NEG };
+
+/* a OP b of signed integer type t, wrapped modulo 2^N as every profile
+ * gives it; returns NOTE_OVERFLOW if the exact result does not fit t, 0 if
+ * it does, -1 if t is not a signed integer type. d, a and b need no
+ * alignment. Shifts are not here: OpenCL masks the count, so no shift
+ * hits a case. */
+int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
+               const void *a, const void *b);
+
 /* The notes among `notes` for which profile p may give other values than
  * clvm's: the VM substitutes the profile's result only there. */
 unsigned prof_differs(enum prof_id p);

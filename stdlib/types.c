@@ -19,6 +19,16 @@ char ty_scalar_kind(enum ty_scalar s) { return scalars[s].kind; }
 bool ty_is_float(enum ty_scalar s) { return scalars[s].kind == 'f'; }
 bool ty_is_signed(enum ty_scalar s) { return scalars[s].kind == 'i'; }
 
+enum ty_scalar ty_signed_of(enum ty_scalar s)
+{
+    switch (ty_scalar_size(s)) {
+    case 1: return TY_CHAR;
+    case 2: return TY_SHORT;
+    case 4: return TY_INT;
+    default: return TY_LONG;
+    }
+}
+
 int ty_width_index(unsigned n)
 {
     static const unsigned widths[] = {

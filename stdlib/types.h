@@ -45,6 +45,8 @@ unsigned ty_scalar_size(enum ty_scalar s);
 char ty_scalar_kind(enum ty_scalar s);            /* 'i', 'u' or 'f' */
 bool ty_is_float(enum ty_scalar s);
 bool ty_is_signed(enum ty_scalar s);              /* signed integers only */
+/* The signed integer type of s's size (half: short, double: long). */
+enum ty_scalar ty_signed_of(enum ty_scalar s);
 bool ty_valid_width(unsigned n);
 int ty_width_index(unsigned n);                   /* 0..5, or -1 */
 

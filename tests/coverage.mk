@@ -6,7 +6,8 @@ COV_DIRS  := vm asm stdlib
 
 coverage:
 	@$(MAKE) -s --no-print-directory BUILD=$(COV_BUILD) OPT=-O0 VEC=-O0 \
-	  CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage" all
+	  CFLAGS="-O0 -g --coverage -fprofile-update=atomic" \
+	  LDFLAGS="--coverage" all
 	@find $(COV_BUILD) -name '*.gcda' -delete
 	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(COV_BUILD) >$(COV_BUILD)/tests.log 2>&1; \
 	  echo "suite: $$(tail -n 1 $(COV_BUILD)/tests.log) (log: $(COV_BUILD)/tests.log)"

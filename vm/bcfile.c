@@ -425,8 +425,8 @@ static int parse(rd *r, bc_module *m)
         }
         if ((uint64_t)off + size > end)
             end = (size_t)off + size;
-        int s = (int)id - 1;
         if (id >= 1 && id <= NSEC) {
+            uint32_t s = id - 1;   /* an optional id is no int: 0x8000... */
             if (seen[s])
                 return rerr(r, "section '%s' appears twice", name);
             seen[s] = true;

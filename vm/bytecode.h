@@ -76,6 +76,10 @@ enum {
     BC_F_NOT     = 1 << 1,  /* BRKIF: break unless c */
     BC_F_RND     = 3 << 2,  /* VSTH: enum rnd in bits 2-3 */
     BC_F_RND_SHIFT = 2,
+    /* ADD/SUB/MUL/NEG _B variants: the operands are signed integers, so
+     * overflow is undefined (NOTE_OVERFLOW). The result is the same
+     * wrapped bits either way: only strict and --warn-impl look. */
+    BC_F_SIGNED  = 1 << 4,
 };
 
 /* BARRIER's immediate. */

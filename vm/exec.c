@@ -262,6 +262,15 @@ static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
             prof_divrem((enum prof_id)p, t, base == BCB_REM, &d, &f->opnd[0],
                         &f->opnd[1]);
             fmt_val(v, sizeof v, t, d);
+        } else if (base == BCB_ADD || base == BCB_SUB || base == BCB_MUL ||
+                   base == BCB_NEG) { /* BC_F_SIGNED: the signed type */
+            enum ty_scalar t = ty_signed_of(bc_ops[op].elem);
+            prof_arith((enum prof_id)p, t,
+                       base == BCB_ADD   ? PA_ADD
+                       : base == BCB_SUB ? PA_SUB
+                       : base == BCB_MUL ? PA_MUL : PA_NEG,
+                       &d, &f->opnd[0], &f->opnd[1]);
+            fmt_val(v, sizeof v, t, d);
         }
         n += snprintf(buf + n, len - (size_t)n, " %s gives %s%s", prof_name(p),
                       *v ? v : prof_what((enum prof_id)p, id),

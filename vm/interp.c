@@ -454,11 +454,20 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                 n = prof_cv_scalar(prof, ds, ss, out + e * des, &x,
                                    BC_CVT_SAT(ip->imm),
                                    (enum rnd)BC_CVT_RND(ip->imm));
-            } else { /* DIV, REM */
+            } else if (base == BCB_DIV || base == BCB_REM) {
                 memcpy(&x, R + ip->a + e * ses, ses);
                 memcpy(&y, R + ip->b + e * ses, ses);
                 n = prof_divrem(prof, (enum ty_scalar)bc_ops[ip->note_op].elem,
                                 base == BCB_REM, out + e * des, &x, &y);
+            } else { /* ADD, SUB, MUL, NEG with BC_F_SIGNED */
+                memcpy(&x, R + ip->a + e * ses, ses);
+                if (base != BCB_NEG)
+                    memcpy(&y, R + ip->b + e * ses, ses);
+                n = prof_arith(prof, ty_signed_of(bc_ops[ip->note_op].elem),
+                               base == BCB_ADD   ? PA_ADD
+                               : base == BCB_SUB ? PA_SUB
+                               : base == BCB_MUL ? PA_MUL : PA_NEG,
+                               out + e * des, &x, &y);
             }
             if (n > 0 && !ln[l])
                 comp[l] = r, opnd[l][0] = x, opnd[l][1] = y;
@@ -1712,6 +1721,8 @@ static void watch(vm_prog *p, vm_ins *I)
               : c == AS_3TO4 ? NOTE_AS_3TO4 : 0;
     } else if ((base == BCB_DIV || base == BCB_REM) && !ty_is_float(el)) {
         can = NOTE_DIV_ZERO | (ty_is_signed(el) ? NOTE_DIV_MIN : 0);
+    } else if (I->flags & BC_F_SIGNED) { /* ADD, SUB, MUL, NEG (verify) */
+        can = NOTE_OVERFLOW;
     }
     bool all = p->profile == PROF_STRICT || p->r.warn_impl;
     if (!(can & (all ? ~0u : prof_differs((enum prof_id)p->profile))))

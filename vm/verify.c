@@ -341,12 +341,15 @@ static bool has_n(unsigned base)
            base == BCB_CALLV;
 }
 
-static unsigned used_flags(unsigned base)
+static unsigned used_flags(const bc_opinfo *oi)
 {
+    const unsigned base = oi->base;
     switch (base) {
     case BCB_VLDH:  return BC_F_ALIGNED;
     case BCB_VSTH:  return BC_F_ALIGNED | BC_F_RND;
     case BCB_BRKIF: return BC_F_NOT;
+    case BCB_ADD: case BCB_SUB: case BCB_MUL: case BCB_NEG:
+        return ty_is_float((enum ty_scalar)oi->elem) ? 0 : BC_F_SIGNED;
     }
     return 0;
 }
@@ -512,9 +515,9 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     if (has_n(oi->base) ? !ty_valid_width(n) : n != 1)
         return verr(v, "%s: n = %u, must be %s", op, n,
                     has_n(oi->base) ? "1, 2, 3, 4, 8 or 16" : "1");
-    if (!strchr(bi->operands, 'l') && (fl & ~used_flags(oi->base)))
+    if (!strchr(bi->operands, 'l') && (fl & ~used_flags(oi)))
         return verr(v, "%s: unused flag bits 0x%x", op,
-                    fl & ~used_flags(oi->base));
+                    fl & ~used_flags(oi));
     /* Operand words, and the register each register letter names. */
     const bc_reg *reg[8] = {NULL};
     uint32_t word[8];

@@ -4,7 +4,8 @@
 #   replay     every file of tests/fuzz/corpus/T and tests/fuzz/regress/T
 #              through fuzz_T; one result per file
 #   run N      fuzz each target N seconds (corpus grows in BUILD/corpus/T)
-#   ci N       each target with -seed=1 and N runs from the committed corpus
+#   ci "T=N ..."  each target with -seed=1 and N runs from the committed
+#              corpus
 #   seed       seeds from examples/ and tests/ merged into the corpus
 #   merge      BUILD/corpus/T merged into tests/fuzz/corpus/T (-merge=1)
 # replay, run and ci end with "fuzz: N passed, N failed, N skipped".
@@ -38,13 +39,22 @@ seed() {
         asm) cp "$f" "$d/$id" ;;
         asmrun) for v in 0 1; do { ctl $v; cat "$f"; } >"$d/$id.$v"; done ;;
         bc|run)
-            "$b/clvm-plain" asm "$f" -o "$b/seeds/x.bc" >/dev/null 2>&1 || continue
+            "$b/mkseed" "$f" "$b/seeds/x.bc" >/dev/null 2>&1 || continue
             if [ $t = bc ]; then cp "$b/seeds/x.bc" "$d/$id.bc"
             else for v in 0 1; do { ctl $v; cat "$b/seeds/x.bc"; } >"$d/$id.$v"; done
             fi ;;
         esac
     done
     merge "$t" "$d"
+}
+
+# tests/golden/run.sh takes any file under tests/ whose first line is a
+# "RUN:" directive for a golden case; a seed copied from one must not be.
+defuse() {
+    for f in "$@"; do
+        head -n 1 "$f" | grep -q '^[;#/]*[ 	]*RUN:' || continue
+        sed -i '1s/RUN:/RUN;/' "$f"
+    done
 }
 
 merge() {
@@ -55,6 +65,7 @@ merge() {
         >"$b/logs/merge_$t.log" 2>&1 || { echo "merge $t failed: $b/logs/merge_$t.log"; return 1; }
     rm -f "tests/fuzz/corpus/$t"/*
     cp "$new"/* "tests/fuzz/corpus/$t/"
+    defuse "tests/fuzz/corpus/$t"/*
     echo "corpus $t: $(ls "tests/fuzz/corpus/$t" | wc -l) files"
 }
 
@@ -83,7 +94,8 @@ for t in "$@"; do
         if [ $mode = run ]; then
             c=$b/corpus/$t; lim="-max_total_time=$n"
         else
-            c=$b/ci/$t; lim="-seed=1 -runs=$n"; rm -rf "$c"
+            runs=$(printf '%s\n' $n | sed -n "s/^$t=//p")
+            c=$b/ci/$t; lim="-seed=1 -runs=${runs:-10000}"; rm -rf "$c"
         fi
         mkdir -p "$c" "$b/artifacts/$t"
         log=$b/logs/${mode}_$t.log

@@ -85,10 +85,11 @@ static void lowering(void)
     CODE("kernel k()\nint4 i\nfloat4 f = convert_float4(i)\nend\n",
          H(CVT, 4, 0), 1, 0, BC_CVT(TY_FLOAT, TY_INT, 0, RND_RTE, 0),
          H(RET, 1, 0));
-    /* Signed and unsigned share the _B handlers; division does not. */
+    /* Signed and unsigned share the _B handlers, the signed one flagged
+     * (its overflow is undefined); division does not share them. */
     CODE("kernel k()\nint a, b\nuint c, d\na = a + b\nc = c + d\n"
          "a = a / b\nc = c / d\nend\n",
-         H(ADD_B32, 1, 0), 0, 0, 1, H(ADD_B32, 1, 0), 2, 2, 3,
+         H(ADD_B32, 1, BC_F_SIGNED), 0, 0, 1, H(ADD_B32, 1, 0), 2, 2, 3,
          H(DIV_I32, 1, 0), 0, 0, 1, H(DIV_U32, 1, 0), 2, 2, 3, H(RET, 1, 0));
     /* Work-item functions: the destination picks _B32 or _B64. */
     CODE("kernel k()\nuint i = get_global_id(1)\nlong j = get_local_size(2)\n"
@@ -126,7 +127,7 @@ static void lowering(void)
     /* while c < 3: the test inside the loop. c=0 _k1=1 _t1=2 */
     CODE("kernel k()\nint c\nwhile c < 3\nc += 1\nend\nend\n",
          H(LOOP, 1, 0), 12, H(LT_I32, 1, 0), 2, 0, 1,
-         H(BRKIF_B32, 1, BC_F_NOT), 2, H(ADD_B32, 1, 0), 0, 0, 3,
+         H(BRKIF_B32, 1, BC_F_NOT), 2, H(ADD_B32, 1, BC_F_SIGNED), 0, 0, 3,
          H(ENDLOOP, 1, 0), 2, H(RET, 1, 0));
     /* A scalar ?: runs one arm per work-item (as C): IF/ELSE. */
     CODE("kernel k()\nint c, x, y\nx = c ? x : y\nend\n",

@@ -118,6 +118,49 @@ static void test_divrem(void)
     CHECK(prof_divrem(PROF_CLVM, TY_FLOAT, false, &d, &x, &y) == -1, "float");
 }
 
+/* Signed overflow: detected at each width's bounds, wrapped by every
+ * profile; unsigned types are not prof_arith's. */
+static void test_arith(void)
+{
+    static const enum ty_scalar ts[] = {TY_CHAR, TY_SHORT, TY_INT, TY_LONG};
+    for (unsigned i = 0; i < 4; i++) {
+        enum ty_scalar t = ts[i];
+        unsigned bits = 8 * ty_scalar_size(t);
+        uint64_t m = ~UINT64_C(0) >> (64 - bits), mn = UINT64_C(1) << (bits - 1),
+                 mx = mn - 1, one = 1, neg1 = m, two = 2, d, half = mn >> 1;
+        struct {
+            enum prof_arith op;
+            uint64_t a, b, want;
+            int note;
+        } c[] = {
+            {PA_ADD, mx, one, mn, NOTE_OVERFLOW},
+            {PA_ADD, mx, neg1, mx - 1, 0},
+            {PA_ADD, mn, neg1, mx, NOTE_OVERFLOW},
+            {PA_SUB, mn, one, mx, NOTE_OVERFLOW},
+            {PA_SUB, 0, mn, mn, NOTE_OVERFLOW},
+            {PA_SUB, neg1, mn, mx, 0},
+            {PA_MUL, mn, neg1, mn, NOTE_OVERFLOW},
+            {PA_MUL, half, two, mn, NOTE_OVERFLOW},
+            {PA_MUL, (0 - half) & m, two, mn, 0},
+            {PA_MUL, mn, one, mn, 0},
+            {PA_MUL, mn, 0, 0, 0},
+            {PA_NEG, mn, 0, mn, NOTE_OVERFLOW},
+            {PA_NEG, mx, 0, mn + 1, 0},
+        };
+        for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++)
+            for (int p = 0; p < PROF_COUNT; p++) {
+                d = 0;
+                int n = prof_arith((enum prof_id)p, t, c[k].op, &d, &c[k].a,
+                                   &c[k].b);
+                CHECK(n == c[k].note && (d & m) == c[k].want,
+                      "%s %s case %u: 0x%llx note %d", prof_name(p),
+                      ty_scalar_name(t), k, (unsigned long long)d, n);
+            }
+    }
+    uint32_t u = 0xffffffffu, v = 1, d;
+    CHECK(prof_arith(PROF_CLVM, TY_UINT, PA_ADD, &d, &u, &v) == -1, "uint");
+}
+
 int main(void)
 {
     RUN(test_names);
@@ -125,5 +168,6 @@ int main(void)
     RUN(test_pocl);
     RUN(test_clvm_strict);
     RUN(test_divrem);
+    RUN(test_arith);
     return t_summary("test_profile");
 }

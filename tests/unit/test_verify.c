@@ -667,6 +667,8 @@ static void flags_used(void)
     BAD("ADD_B32: unused flag bits 0x1");
     code()[p0] = BC_HDR(BC_ADD_B32, 1, 0x80);
     BAD("ADD_B32: unused flag bits 0x80");
+    code()[p0] = BC_HDR(BC_ADD_B32, 1, BC_F_SIGNED);  /* signed: its own */
+    OK();
     code()[p0] = BC_HDR(BC_ADD_B32, 1, 0);
     code()[p2] = BC_HDR(BC_BRKIF_B32, 1, BC_F_NOT | BC_F_ALIGNED);
     BAD("BRKIF_B32: unused flag bits 0x1");

@@ -1,0 +1,25 @@
+# `make difftest SEED=n COUNT=m`: differential testing against the OpenCL
+# implementation installed (PoCL), included by the Makefile. Kernels SEED:0
+# .. SEED:COUNT-1 (tests/diff/gen.c); mismatches are shrunk and written to
+# $(BUILD)/difftest/. The default COUNT takes about five minutes on two
+# cores. Without the OpenCL headers or a platform every kernel is skipped.
+SEED  ?= 1
+COUNT ?= 1200
+DIFF_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
+                  $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
+DIFF_SRC := tests/diff/difftest.c tests/diff/gen.c
+
+$(BUILD)/diff/difftest: $(DIFF_SRC) tests/diff/gen.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DIFF_SRC) $(LIB) $(LDFLAGS) -lOpenCL $(LDLIBS) -o $@
+
+ifeq ($(DIFF_HAVE_CL),yes)
+difftest: $(BUILD)/diff/difftest
+	$(BUILD)/diff/difftest --seed $(SEED) --count $(COUNT) --out $(BUILD)/difftest
+else
+difftest:
+	@echo "difftest: no OpenCL headers (ocl-icd-opencl-dev): every kernel skipped"
+	@echo "difftest: 0 passed, 0 failed, $(COUNT) skipped"
+endif
+
+.PHONY: difftest

@@ -1,0 +1,592 @@
+/* Differential testing of clvm against an OpenCL implementation (PoCL).
+ *
+ *   difftest [--seed N] [--count M] [--batch B] [--out DIR] [--show K]
+ *
+ * Generates kernels SEED:0 .. SEED:M-1 (tests/diff/gen.c), runs the OpenCL
+ * C of each on the first OpenCL device and the IR on clvm, and compares
+ * the output buffers bit for bit (NaNs: any NaN equals any other, see
+ * docs/difftest.md). A mismatch is shrunk and written to DIR/NAME/ with
+ * both sources, the inputs and a command line for `clvm run`. Kernels are
+ * built B to an OpenCL program. The last line is always
+ * "difftest: P passed, F failed, S skipped"; the exit status is 1 when
+ * something failed. Without an OpenCL platform every kernel is skipped. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "asm.h"
+#include "gen.h"
+#include "vm.h"
+
+static const char cl_prologue[] =
+    "#pragma OPENCL FP_CONTRACT OFF\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+/* Division and fma are then correctly rounded: the results are pinned. */
+static const char cl_options[] = "-cl-fp32-correctly-rounded-divide-sqrt";
+
+typedef struct {
+    uint8_t *b[DT_NBUF]; /* DT_ITEMS * DT_NOUT elements each */
+} outs;
+
+static cl_context ctx;
+static cl_command_queue queue;
+static cl_device_id dev;
+
+static void *xcalloc(size_t n)
+{
+    void *p = calloc(1, n);
+    if (!p) {
+        fprintf(stderr, "difftest: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static size_t elsize(int b) { return ty_scalar_size((enum ty_scalar)dt_buf_scalar[b]); }
+static size_t in_bytes(int b) { return DT_ITEMS * DT_NIN * elsize(b); }
+static size_t out_bytes(int b) { return DT_ITEMS * DT_NOUT * elsize(b); }
+
+static void outs_alloc(outs *o)
+{
+    for (int b = 0; b < DT_NBUF; b++)
+        o->b[b] = xcalloc(out_bytes(b));
+}
+
+static void outs_free(outs *o)
+{
+    for (int b = 0; b < DT_NBUF; b++)
+        free(o->b[b]);
+}
+
+static bool cl_init(void)
+{
+    cl_platform_id plat;
+    cl_uint np = 0;
+    cl_int err;
+    if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0 ||
+        clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
+        return false;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (!ctx)
+        return false;
+    queue = clCreateCommandQueue(ctx, dev, 0, &err);
+    return queue != NULL;
+}
+
+/* ---- running on clvm ---- */
+
+/* Runs the IR; 0, or -1 with why in msg. */
+static int run_clvm(const char *ir, const dt_kernel *k, outs *o, char *msg, size_t msglen)
+{
+    char *diag = NULL;
+    size_t dlen = 0;
+    FILE *df = open_memstream(&diag, &dlen);
+    bc_module m;
+    int errs = asm_assemble(ir, strlen(ir), k->name, &m, df);
+    fclose(df);
+    if (errs) {
+        snprintf(msg, msglen, "clvm asm failed:\n%s", diag);
+        free(diag);
+        return -1;
+    }
+    free(diag);
+    vm_arg args[2 * DT_NBUF];
+    for (int b = 0; b < DT_NBUF; b++) {
+        args[b] = (vm_arg){k->in[b], in_bytes(b)};
+        memset(o->b[b], 0, out_bytes(b));
+        args[DT_NBUF + b] = (vm_arg){o->b[b], out_bytes(b)};
+    }
+    vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .threads = 1};
+    vm_trap trap;
+    int r = vm_run(&m, 0, args, &nd, &trap);
+    bc_free(&m);
+    if (r) {
+        snprintf(msg, msglen, "clvm trapped: %s", trap.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- running on OpenCL ---- */
+
+typedef struct {
+    const char *name;
+    const dt_kernel *k;
+    outs *o;
+    int status;          /* 0 ran, -1 failed (msg) */
+    char msg[512];
+} cl_job;
+
+static void job_fail(cl_job *j, const char *what, cl_int err)
+{
+    j->status = -1;
+    snprintf(j->msg, sizeof j->msg, "OpenCL: %s failed (error %d)", what, (int)err);
+}
+
+/* Builds one program from srcs and runs every job; a job's status says
+ * how it went. Returns false when the program does not build (log in
+ * *log, malloc'd). */
+static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
+{
+    size_t len = sizeof cl_prologue;
+    for (int i = 0; i < n; i++)
+        len += strlen(srcs[i]) + 1;
+    char *all = xcalloc(len), *p = all;
+    p += sprintf(p, "%s", cl_prologue);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s\n", srcs[i]);
+    cl_int err;
+    const char *s = all;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+    free(all);
+    if (!prog) {
+        *log = strdup("clCreateProgramWithSource failed");
+        return false;
+    }
+    if (clBuildProgram(prog, 1, &dev, cl_options, NULL, NULL) != CL_SUCCESS) {
+        size_t ll = 0;
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &ll);
+        *log = xcalloc(ll + 1);
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, ll, *log, NULL);
+        clReleaseProgram(prog);
+        return false;
+    }
+    cl_mem (*mem)[2 * DT_NBUF] = xcalloc((size_t)n * sizeof *mem);
+    cl_kernel *kern = xcalloc((size_t)n * sizeof *kern);
+    /* Everything is queued first: PoCL compiles while clvm may run. */
+    for (int i = 0; i < n; i++) {
+        cl_job *j = &jobs[i];
+        j->status = 0;
+        kern[i] = clCreateKernel(prog, j->name, &err);
+        if (!kern[i]) {
+            job_fail(j, "clCreateKernel", err);
+            continue;
+        }
+        for (int b = 0; b < 2 * DT_NBUF && !j->status; b++) {
+            int ib = b % DT_NBUF;
+            bool in = b < DT_NBUF;
+            memset(j->o->b[ib], 0, out_bytes(ib));
+            mem[i][b] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR | (in ? CL_MEM_READ_ONLY : 0),
+                                       in ? in_bytes(ib) : out_bytes(ib),
+                                       in ? j->k->in[ib] : j->o->b[ib], &err);
+            if (!mem[i][b])
+                job_fail(j, "clCreateBuffer", err);
+            else if ((err = clSetKernelArg(kern[i], (cl_uint)b, sizeof(cl_mem), &mem[i][b])))
+                job_fail(j, "clSetKernelArg", err);
+        }
+        size_t global = DT_ITEMS, local = 1;
+        if (!j->status &&
+            (err = clEnqueueNDRangeKernel(queue, kern[i], 1, NULL, &global, &local, 0, NULL, NULL)))
+            job_fail(j, "clEnqueueNDRangeKernel", err);
+        for (int b = 0; b < DT_NBUF && !j->status; b++)
+            if ((err = clEnqueueReadBuffer(queue, mem[i][DT_NBUF + b], CL_FALSE, 0, out_bytes(b),
+                                           j->o->b[b], 0, NULL, NULL)))
+                job_fail(j, "clEnqueueReadBuffer", err);
+    }
+    err = clFinish(queue);
+    for (int i = 0; i < n; i++) {
+        if (err && !jobs[i].status)
+            job_fail(&jobs[i], "clFinish", err);
+        for (int b = 0; b < 2 * DT_NBUF; b++)
+            if (mem[i][b])
+                clReleaseMemObject(mem[i][b]);
+        if (kern[i])
+            clReleaseKernel(kern[i]);
+    }
+    free(mem);
+    free(kern);
+    clReleaseProgram(prog);
+    return true;
+}
+
+/* ---- comparing ---- */
+
+static bool is_nan(int b, uint64_t v)
+{
+    switch (dt_buf_scalar[b]) {
+    case TY_HALF: return (v & 0x7c00) == 0x7c00 && (v & 0x3ff);
+    case TY_FLOAT: return (v & 0x7f800000) == 0x7f800000 && (v & 0x7fffff);
+    case TY_DOUBLE: return (v >> 52 & 0x7ff) == 0x7ff && (v & 0xfffffffffffffull);
+    default: return false;
+    }
+}
+
+static uint64_t elem(const uint8_t *p, int b, size_t i)
+{
+    size_t sz = elsize(b);
+    uint64_t v = 0;
+    for (size_t k = sz; k-- > 0;)
+        v = v << 8 | p[i * sz + k];
+    return v;
+}
+
+static bool same_elem(int b, uint64_t x, uint64_t y)
+{
+    return x == y || (is_nan(b, x) && is_nan(b, y));
+}
+
+/* First differing element: buffer and index; false if none. */
+static bool differ(const outs *a, const outs *o, int *fb, size_t *fi)
+{
+    for (size_t i = 0; i < (size_t)DT_ITEMS * DT_NOUT; i++) /* work-item order */
+        for (int b = 0; b < DT_NBUF; b++)
+            if (!same_elem(b, elem(a->b[b], b, i), elem(o->b[b], b, i))) {
+                *fb = b;
+                *fi = i;
+                return true;
+            }
+    return false;
+}
+
+/* ---- shrinking ---- */
+
+/* Does the kernel, with these statements dead, still mismatch? Runs
+ * every candidate (a dead-set each) in one program. result[c] true when
+ * candidate c mismatches. */
+static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
+{
+    char **srcs = xcalloc((size_t)nc * sizeof *srcs);
+    char **irs = xcalloc((size_t)nc * sizeof *irs);
+    cl_job *jobs = xcalloc((size_t)nc * sizeof *jobs);
+    outs *po = xcalloc((size_t)nc * sizeof *po);
+    char (*names)[32] = xcalloc((size_t)nc * sizeof *names);
+    char saved[32];
+    memcpy(saved, k->name, sizeof saved);
+    bool *keep = xcalloc((size_t)k->nstmt);
+    for (int s = 0; s < k->nstmt; s++)
+        keep[s] = k->all[s]->dead;
+    for (int c = 0; c < nc; c++) {
+        for (int s = 0; s < k->nstmt; s++)
+            k->all[s]->dead = dead[c][s];
+        snprintf(names[c], sizeof names[c], "%.16s_%d", saved, c);
+        snprintf(k->name, sizeof k->name, "%s", names[c]);
+        srcs[c] = dt_render_cl(k);
+        irs[c] = dt_render_ir(k);
+        outs_alloc(&po[c]);
+        jobs[c] = (cl_job){.name = names[c], .k = k, .o = &po[c]};
+    }
+    memcpy(k->name, saved, sizeof saved);
+    for (int s = 0; s < k->nstmt; s++)
+        k->all[s]->dead = keep[s];
+    char *log = NULL;
+    bool built = run_cl(srcs, jobs, nc, &log);
+    free(log);
+    outs vo;
+    outs_alloc(&vo);
+    char msg[4096];
+    for (int c = 0; c < nc; c++) {
+        int fb;
+        size_t fi;
+        result[c] = built && !jobs[c].status && !run_clvm(irs[c], k, &vo, msg, sizeof msg) &&
+                    differ(&po[c], &vo, &fb, &fi);
+        free(srcs[c]);
+        free(irs[c]);
+        outs_free(&po[c]);
+    }
+    outs_free(&vo);
+    free(keep);
+    free(names);
+    free(srcs);
+    free(irs);
+    free(jobs);
+    free(po);
+}
+
+/* Drops statements while the outputs still differ. */
+static void shrink(dt_kernel *k)
+{
+    int n = k->nstmt;
+    bool **dead = xcalloc((size_t)n * sizeof *dead);
+    for (int c = 0; c < n; c++)
+        dead[c] = xcalloc((size_t)n);
+    bool *result = xcalloc((size_t)n);
+    int *live = xcalloc((size_t)n * sizeof *live);
+    for (int round = 0; round < 20; round++) {
+        int nl = 0;
+        for (int s = 0; s < n; s++)
+            if (!k->all[s]->dead)
+                live[nl++] = s;
+        for (int c = 0; c < nl; c++) {
+            for (int s = 0; s < n; s++)
+                dead[c][s] = k->all[s]->dead || s == live[c];
+        }
+        try_candidates(k, dead, nl, result);
+        int nr = 0;
+        for (int c = 0; c < nl; c++)
+            if (result[c])
+                live[nr++] = live[c];
+        if (nr == 0)
+            break;
+        /* Usually every statement that can go alone can go together. */
+        for (int s = 0; s < n; s++)
+            dead[0][s] = k->all[s]->dead;
+        for (int c = 0; c < nr; c++)
+            dead[0][live[c]] = true;
+        bool together = false;
+        if (nr > 1)
+            try_candidates(k, dead, 1, &together);
+        if (together || nr == 1)
+            for (int c = 0; c < nr; c++)
+                k->all[live[c]]->dead = true;
+        else
+            k->all[live[0]]->dead = true;
+    }
+    for (int c = 0; c < n; c++)
+        free(dead[c]);
+    free(dead);
+    free(result);
+    free(live);
+}
+
+/* ---- reporting ---- */
+
+static void both(FILE *f1, FILE *f2, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f1, fmt, ap);
+    va_end(ap);
+    if (f2) {
+        va_start(ap, fmt);
+        vfprintf(f2, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static void write_file(const char *dir, const char *name, const void *data, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, n, f) != n)
+        fprintf(stderr, "difftest: cannot write %s: %s\n", path, strerror(errno));
+    if (f)
+        fclose(f);
+}
+
+static void mkdirs(const char *path)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0777);
+            *s = '/';
+        }
+    mkdir(p, 0777);
+}
+
+static bool param_used(const char *src, char io, int b)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%c_%s", io, dt_buf_suffix[b]);
+    for (const char *p = src; (p = strstr(p, name)); p++) {
+        char c = p[strlen(name)];
+        if (p[-1] != '*' && !(c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            return true;
+    }
+    return false;
+}
+
+/* Prints and writes the reproducer of a mismatching (shrunk) kernel. */
+static void report(dt_kernel *k, const char *outdir)
+{
+    char *cl = dt_render_cl(k), *ir = dt_render_ir(k);
+    char dir[1024], msg[4096];
+    snprintf(dir, sizeof dir, "%s/%s-%" PRIu64, outdir, k->name, k->seed);
+    mkdirs(dir);
+    outs po, vo;
+    outs_alloc(&po);
+    outs_alloc(&vo);
+    cl_job job = {.name = k->name, .k = k, .o = &po};
+    char *log = NULL;
+    bool ok = run_cl(&cl, &job, 1, &log) && !job.status && !run_clvm(ir, k, &vo, msg, sizeof msg);
+    free(log);
+    char path[1100];
+    snprintf(path, sizeof path, "%s/report.txt", dir);
+    FILE *rf = fopen(path, "w");
+    both(stdout, rf, "==== MISMATCH %s (seed %" PRIu64 ") ====\n--- OpenCL C (%s/%s.cl)\n%s%s",
+         k->name, k->seed, dir, k->name, cl_prologue, cl);
+    both(stdout, rf, "--- clvm IR (%s/%s.clasm)\n%s", dir, k->name, ir);
+    size_t fi = 0;
+    int fb = 0;
+    if (ok && differ(&po, &vo, &fb, &fi)) {
+        size_t w = fi / DT_NOUT;
+        both(stdout, rf, "--- inputs of work-item %zu (gid), element bits in hex; all %d "
+             "work-items' in %s/in_*.bin\n", w, DT_ITEMS, dir);
+        for (int b = 0; b < DT_NBUF; b++) {
+            if (!param_used(cl, 'i', b))
+                continue;
+            for (size_t e = 0; e < DT_NIN; e++)
+                both(stdout, rf, "%si_%s[gid*%d+%zu] = 0x%0*" PRIx64 "%s",
+                     e % 6 ? "  " : "", dt_buf_suffix[b], DT_NIN, e, (int)elsize(b) * 2,
+                     elem(k->in[b], b, w * DT_NIN + e), e % 6 == 5 ? "\n" : "");
+        }
+        both(stdout, rf, "--- outputs of work-item %zu that differ (OpenCL | clvm)\n", w);
+        for (int b = 0; b < DT_NBUF; b++)
+            for (size_t e = 0; e < DT_NOUT; e++) {
+                uint64_t x = elem(po.b[b], b, w * DT_NOUT + e), y = elem(vo.b[b], b, w * DT_NOUT + e);
+                if (!same_elem(b, x, y))
+                    both(stdout, rf, "o_%s[gid*%d+%zu]: 0x%0*" PRIx64 " | 0x%0*" PRIx64 "\n",
+                         dt_buf_suffix[b], DT_NOUT, e, (int)elsize(b) * 2, x, (int)elsize(b) * 2, y);
+            }
+    } else {
+        both(stdout, rf, "(the shrunk kernel no longer mismatches on its own: %s)\n",
+             ok ? "outputs equal" : msg);
+    }
+    both(stdout, rf, "--- rerun on clvm:\nclvm run %s/%s.clasm --global %d", dir, k->name, DT_ITEMS);
+    for (int b = 0; b < DT_NBUF; b++) {
+        char name[32];
+        snprintf(name, sizeof name, "in_%s.bin", dt_buf_suffix[b]);
+        write_file(dir, name, k->in[b], in_bytes(b));
+        both(stdout, rf, " --arg i_%s=@%s/%s", dt_buf_suffix[b], dir, name);
+    }
+    for (int b = 0; b < DT_NBUF; b++)
+        both(stdout, rf, " --arg o_%s=zeros:%zu", dt_buf_suffix[b], out_bytes(b));
+    for (int b = 0; b < DT_NBUF; b++)
+        if (param_used(cl, 'o', b))
+            both(stdout, rf, " --print o_%s:hex", dt_buf_suffix[b]);
+    both(stdout, rf, "\n====\n");
+    if (rf)
+        fclose(rf);
+    char name[64];
+    snprintf(name, sizeof name, "%s.cl", k->name);
+    char *full = xcalloc(strlen(cl) + sizeof cl_prologue);
+    sprintf(full, "%s%s", cl_prologue, cl);
+    write_file(dir, name, full, strlen(full));
+    snprintf(name, sizeof name, "%s.clasm", k->name);
+    write_file(dir, name, ir, strlen(ir));
+    free(full);
+    outs_free(&po);
+    outs_free(&vo);
+    free(cl);
+    free(ir);
+}
+
+/* ---- main ---- */
+
+static uint64_t num(const char *s, const char *what)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (!*s || *end || errno) {
+        fprintf(stderr, "difftest: bad %s '%s'\n", what, s);
+        exit(2);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 1, count = 100, batch = 40, show = 5;
+    const char *outdir = "build/difftest";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "usage: difftest [--seed N] [--count M] [--batch B] [--out DIR] [--show K]\n");
+            return 2;
+        }
+        if (!strcmp(a, "--seed"))
+            seed = num(v, "seed");
+        else if (!strcmp(a, "--count"))
+            count = num(v, "count");
+        else if (!strcmp(a, "--batch"))
+            batch = num(v, "batch");
+        else if (!strcmp(a, "--out"))
+            outdir = v;
+        else if (!strcmp(a, "--show"))
+            show = num(v, "show");
+        else {
+            fprintf(stderr, "difftest: unknown option '%s'\n", a);
+            return 2;
+        }
+        i++;
+    }
+    if (batch == 0 || batch > 1000)
+        batch = 40;
+    setenv("POCL_MAX_PTHREAD_COUNT", "1", 0);
+    if (!cl_init()) {
+        printf("difftest: no OpenCL platform or device: every kernel skipped\n");
+        printf("difftest: 0 passed, 0 failed, %" PRIu64 " skipped\n", count);
+        return 0;
+    }
+    uint64_t passed = 0, failed = 0, shown = 0;
+    dt_kernel *ks = xcalloc(batch * sizeof *ks);
+    char **srcs = xcalloc(batch * sizeof *srcs);
+    cl_job *jobs = xcalloc(batch * sizeof *jobs);
+    outs *po = xcalloc(batch * sizeof *po), vo;
+    outs_alloc(&vo);
+    for (uint64_t b = 0; b < batch; b++)
+        outs_alloc(&po[b]);
+    char msg[8192];
+    for (uint64_t first = 0; first < count; first += batch) {
+        int n = (int)(count - first < batch ? count - first : batch);
+        for (int i = 0; i < n; i++) {
+            dt_generate(&ks[i], seed, first + (uint64_t)i);
+            srcs[i] = dt_render_cl(&ks[i]);
+            jobs[i] = (cl_job){.name = ks[i].name, .k = &ks[i], .o = &po[i]};
+        }
+        char *log = NULL;
+        if (!run_cl(srcs, jobs, n, &log)) {
+            /* One kernel does not build: find which, one at a time. */
+            free(log);
+            for (int i = 0; i < n; i++) {
+                log = NULL;
+                if (!run_cl(&srcs[i], &jobs[i], 1, &log)) {
+                    jobs[i].status = -1;
+                    snprintf(jobs[i].msg, sizeof jobs[i].msg, "OpenCL build failed:\n%.400s", log);
+                }
+                free(log);
+            }
+        } else {
+            free(log);
+        }
+        for (int i = 0; i < n; i++) {
+            dt_kernel *k = &ks[i];
+            char *ir = dt_render_ir(k);
+            int fb;
+            size_t fi;
+            if (jobs[i].status) {
+                failed++;
+                printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, jobs[i].msg,
+                       cl_prologue, srcs[i]);
+            } else if (run_clvm(ir, k, &vo, msg, sizeof msg)) {
+                failed++;
+                printf("FAIL %s (seed %" PRIu64 "): %s\n%s", k->name, seed, msg, ir);
+            } else if (differ(&po[i], &vo, &fb, &fi)) {
+                failed++;
+                printf("FAIL %s (seed %" PRIu64 "): o_%s[%zu] differs: OpenCL 0x%" PRIx64
+                       ", clvm 0x%" PRIx64 "\n", k->name, seed, dt_buf_suffix[fb], fi,
+                       elem(po[i].b[fb], fb, fi), elem(vo.b[fb], fb, fi));
+                if (shown++ < show) {
+                    shrink(k);
+                    report(k, outdir);
+                }
+            } else {
+                passed++;
+            }
+            fflush(stdout);
+            free(ir);
+            free(srcs[i]);
+            dt_free(k);
+        }
+        fprintf(stderr, "difftest: %" PRIu64 "/%" PRIu64 " kernels\n", first + (uint64_t)n, count);
+    }
+    for (uint64_t b = 0; b < batch; b++)
+        outs_free(&po[b]);
+    outs_free(&vo);
+    free(po);
+    free(ks);
+    free(srcs);
+    free(jobs);
+    printf("difftest: %" PRIu64 " passed, %" PRIu64 " failed, 0 skipped\n", passed, failed);
+    return failed != 0;
+}
