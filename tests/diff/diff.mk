@@ -4,7 +4,7 @@
 # $(BUILD)/difftest/. The default COUNT takes about five minutes on two
 # cores. Without the OpenCL headers or a platform every kernel is skipped.
 SEED  ?= 1
-COUNT ?= 1200
+COUNT ?= 1000
 DIFF_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
                   $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
 DIFF_SRC := tests/diff/difftest.c tests/diff/gen.c

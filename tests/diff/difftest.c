@@ -488,7 +488,7 @@ int main(int argc, char **argv)
 {
     uint64_t seed = 1, count = 100, batch = 40, show = 5;
     const char *outdir = "build/difftest";
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "usage: difftest [--seed N] [--count M] [--batch B] [--out DIR] [--show K]\n");
@@ -508,7 +508,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "difftest: unknown option '%s'\n", a);
             return 2;
         }
-        i++;
     }
     if (batch == 0 || batch > 1000)
         batch = 40;

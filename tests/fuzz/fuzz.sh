@@ -57,11 +57,14 @@ defuse() {
     done
 }
 
+# Keeps the fewest inputs that reach every edge the corpus and the given
+# directories reach (-use_counters=0: hit counts do not count, which keeps
+# the committed corpus small; BUILD/corpus/T keeps everything).
 merge() {
     t=$1; shift
     new=$b/merged/$t
     rm -rf "$new"; mkdir -p "$new" "tests/fuzz/corpus/$t"
-    "$b/fuzz_$t" -merge=1 $opts "$new" "tests/fuzz/corpus/$t" "$@" \
+    "$b/fuzz_$t" -merge=1 -use_counters=0 $opts "$new" "tests/fuzz/corpus/$t" "$@" \
         >"$b/logs/merge_$t.log" 2>&1 || { echo "merge $t failed: $b/logs/merge_$t.log"; return 1; }
     rm -f "tests/fuzz/corpus/$t"/*
     cp "$new"/* "tests/fuzz/corpus/$t/"

@@ -68,7 +68,7 @@ run_case() {
 }
 
 for arg in "$@"; do
-    if [ -d "$arg" ]; then find "$arg" -type f ! -name '*.out'; else echo "$arg"; fi
+    if [ -d "$arg" ]; then find "$arg" -path tests/fuzz -prune -o -type f ! -name '*.out' -print; else echo "$arg"; fi
 done | LC_ALL=C sort >"$tmp/cases"
 
 while IFS= read -r f; do
