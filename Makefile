@@ -82,7 +82,7 @@ ifeq ($(DISPATCH),switch)
 test: all
 	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(BUILD)
 else
-SWITCH_BUILD = $(BUILD)-switch
+SWITCH_BUILD = $(BUILD)/switch
 test: all
 	@$(MAKE) -s DISPATCH=switch BUILD=$(SWITCH_BUILD) all
 	@CLVM_SHARED=$(SHARED) sh tests/run.sh $(BUILD) $(SWITCH_BUILD)

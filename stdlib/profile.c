@@ -229,16 +229,20 @@ static const char *const whats[NOTE_COUNT][PROF_COUNT] = {
         [PROF_POCL] = "0 (as clvm)"},
     [NOTE_ID_NARROW] = {
         [PROF_NVIDIA] = "wraps (as clvm)",
-        [PROF_POCL] = "not measured: clvm's wrap"},
+        [PROF_POCL] = "wraps (as clvm), every width and the C cast"},
     [NOTE_ID_AS_COUNT] = {
         [PROF_NVIDIA] = "not reproduced: clvm's memory order",
-        [PROF_POCL] = "not measured: clvm's memory order"},
+        [PROF_POCL] = "memory order (as clvm), every pair and width; a "
+                      "3-vector result's w is not reproduced (0 or the "
+                      "operand's bytes, by how the operand was loaded)"},
     [NOTE_ID_AS_3TO4] = {
         [PROF_NVIDIA] = "not measured: clvm's memory order",
-        [PROF_POCL] = "not measured: clvm's memory order"},
+        [PROF_POCL] = "memory order, w = the operand's padding lane (as "
+                      "clvm); what that lane holds is not reproduced "
+                      "(memory's after a T3* load, 0 or z after vload3)"},
     [NOTE_ID_AS_W] = {
         [PROF_NVIDIA] = "not measured: clvm's (the operand's w)",
-        [PROF_POCL] = "not measured: clvm's (the operand's w)"},
+        [PROF_POCL] = "the operand's w (as clvm), every pair"},
     [NOTE_ID_DIV_ZERO] = {
         [PROF_NVIDIA] = "not measured: clvm's (a / 0 is 0, a % 0 is a)",
         [PROF_POCL] = "a / 0 is a, a % 0 is 0 (divides by 1), every width"},

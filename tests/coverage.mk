@@ -16,7 +16,7 @@ coverage:
 	  --json $(COV_BUILD)/cov.json --html-details $(COV_BUILD)/html/index.html
 	@for d in $(COV_DIRS) all; do \
 	  f=$$( [ $$d = all ] && echo "$(COV_DIRS:%=-f %/)" || echo "-f $$d/"); \
-	  gcovr -a $(COV_BUILD)/cov.json $$f --print-summary -o /dev/null | \
+	  gcovr -a $(COV_BUILD)/cov.json $$f --print-summary -o $(COV_BUILD)/summary.txt | \
 	    awk -v d=$$d '/^lines:/{l=$$2" "$$3" "$$4" "$$5" "$$6} \
 	                  /^branches:/{b=$$2" "$$3" "$$4" "$$5" "$$6} \
 	                  END{printf "coverage %-7s lines %s  branches %s\n", d, l, b}'; \

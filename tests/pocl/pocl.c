@@ -6,10 +6,18 @@
  *                  value (a '*' marks a width that differs from it)
  *   pocl arith     integer division cases, each in a child process (x86
  *                  division traps), and signed overflow
- *   pocl check     the test: the profile against live PoCL, scalar
- *                  conversions (the profile's scope); skipped, counted,
- *                  when there is no PoCL device of the kind the profile
- *                  was measured on (POCL_DEVICE below)
+ *   pocl narrow    integer -> signed integer without _sat (NARROW), per
+ *                  width and as the C cast, next to the profile's value
+ *   pocl as        as_type between element counts (AS_COUNT, AS_W,
+ *                  AS_3TO4), loaded and stored through vloadN/vstoreN
+ *                  and, with a 3-vector, through T3 pointers too: whether
+ *                  the operand's lanes land in memory order, and what a
+ *                  3-vector's padding lane and w give
+ *   pocl check     the test: the profile against live PoCL on the scalar
+ *                  float conversions (the profile's scope), narrowing at
+ *                  every width, and as_type's memory order; skipped,
+ *                  counted, when there is no PoCL device of the kind the
+ *                  profile was measured on (POCL_DEVICE below)
  *
  * Inputs are read from buffers at run time: a constant operand would let
  * LLVM fold the conversion with other rules than the code it generates.
@@ -26,6 +34,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "reinterpret.h"
 
 /* The device the pocl profile was measured on (clinfo's Device Name). */
 #define POCL_DEVICE "pthread-skylake-avx512-AMD EPYC"
@@ -382,6 +391,305 @@ static void arith_table(const char *self)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Integer -> signed integer narrowing without _sat                     */
+
+/* The narrowing pairs (NOTE_NARROW): a signed destination narrower than
+ * the source, or as wide with an unsigned source. */
+static bool narrowing(enum ty_scalar d, enum ty_scalar s)
+{
+    unsigned ds = ty_scalar_size(d), ss = ty_scalar_size(s);
+    return ty_is_signed(d) && (ds < ss || (ds == ss && !ty_is_signed(s)));
+}
+
+/* The inputs: each bound of the 8/16/32/64-bit types, the values next to
+ * them and some in between, as 64-bit patterns truncated to the source. */
+static void narrow_inputs(unsigned ss, uint64_t *bits)
+{
+    static const uint64_t v[] = {
+        0x7f, 0x80, 0xff, 0x100, 0x12c, 0x17f, 0x7fff, 0x8000, 0xffff,
+        0x10000, 0x11170, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000,
+        0x123456789abcdef0, 0x7fffffffffffffff, 0x8000000000000000,
+        0xffffffffffffffff, 0xfffffffffffffed4, 0xfffffffffffeee90,
+        0xffffffff7fffffff, 0xffffffffffff7fff, 0xffffffffffffff7f};
+    uint64_t m = ~UINT64_C(0) >> (64 - 8 * ss);
+    for (unsigned i = 0; i < NIN; i++)
+        bits[i] = v[i % (sizeof v / sizeof v[0])] & m;
+}
+
+/* convert_T (and, as scalars, the C cast (T)) per width: table mode
+ * prints every input, check mode compares every lane of every width with
+ * prof_cv_scalar(PROF_POCL). Returns the mismatches. */
+static unsigned narrows(int table, unsigned *checked)
+{
+    size_t cap = 1 << 18, at = 0;
+    char *src = malloc(cap);
+    unsigned nk = 0, bad = 0;
+    for (int di = 0; di < NDST; di++)
+        for (int si = 0; si < NDST; si++) {
+            if (!narrowing(dsts[di], dsts[si]))
+                continue;
+            const char *dn = ty_scalar_name(dsts[di]),
+                       *sn = ty_scalar_name(dsts[si]);
+            at += (size_t)snprintf(src + at, cap - at,
+                "kernel void k%u(global const %s *in, global %s *out) { "
+                "size_t i = get_global_id(0); out[i] = (%s)in[i]; }\n",
+                nk++, sn, dn, dn);
+            at += (size_t)snprintf(src + at, cap - at,
+                "kernel void k%u(global const %s *in, global %s *out) { "
+                "size_t i = get_global_id(0); out[i] = convert_%s(in[i]); "
+                "}\n", nk++, sn, dn, dn);
+            for (unsigned wi = 1; wi < NW; wi++)
+                at += (size_t)snprintf(src + at, cap - at,
+                    "kernel void k%u(global const %s *in, global %s *out) { "
+                    "size_t i = get_global_id(0); vstore%u(convert_%s%u("
+                    "vload%u(i, in)), i, out); }\n",
+                    nk++, sn, dn, widths[wi], dn, widths[wi], widths[wi]);
+        }
+    cl_program p = build(src);
+    free(src);
+    nk = 0;
+    for (int di = 0; di < NDST; di++)
+        for (int si = 0; si < NDST; si++) {
+            enum ty_scalar d = dsts[di], s = dsts[si];
+            if (!narrowing(d, s))
+                continue;
+            unsigned ss = ty_scalar_size(s), ds = ty_scalar_size(d);
+            uint64_t bits[NIN];
+            uint8_t in[NIN * 8], out[NW + 1][NIN * 8];
+            narrow_inputs(ss, bits);
+            for (unsigned i = 0; i < NIN; i++)
+                memcpy(in + i * ss, &bits[i], ss);
+            for (unsigned k = 0; k <= NW; k++, nk++) {
+                char name[16];
+                snprintf(name, sizeof name, "k%u", nk);
+                const void *ins[1] = {in};
+                run(p, name, k ? NIN / widths[k - 1] : NIN, 1, ins, NIN * ss,
+                    out[k], NIN * ds);
+            }
+            for (unsigned i = 0; i < NIN; i++) {
+                uint64_t want = 0, clvm = 0;
+                int nt = prof_cv_scalar(PROF_POCL, d, s, &want, &bits[i],
+                                        false, RND_RTZ);
+                prof_cv_scalar(PROF_CLVM, d, s, &clvm, &bits[i], false,
+                               RND_RTZ);
+                if (!(nt & NOTE_NARROW))
+                    continue;
+                bool seen = false;
+                for (unsigned j = 0; j < i; j++)
+                    seen |= bits[j] == bits[i];
+                if (table && seen)
+                    continue; /* the same pattern once truncated */
+                if (table)
+                    printf("convert_%s\t%s\t%0*llx\t%0*llx\t%0*llx\t",
+                           ty_scalar_name(d), ty_scalar_name(s), 2 * ss,
+                           (unsigned long long)bits[i], 2 * ds,
+                           (unsigned long long)clvm, 2 * ds,
+                           (unsigned long long)want);
+                for (unsigned k = 0; k <= NW; k++) {
+                    uint64_t g = get(out[k] + i * ds, ds);
+                    if (table) {
+                        printf(" %0*llx%s", 2 * ds, (unsigned long long)g,
+                               g != want ? "*" : "");
+                        continue;
+                    }
+                    ++*checked;
+                    if (g != want) {
+                        bad++;
+                        printf("FAIL %s%s(%s 0x%llx) width %u: PoCL 0x%llx, "
+                               "profile 0x%llx\n", k ? "convert_" : "cast ",
+                               ty_scalar_name(d), ty_scalar_name(s),
+                               (unsigned long long)bits[i],
+                               k ? widths[k - 1] : 1, (unsigned long long)g,
+                               (unsigned long long)want);
+                    }
+                }
+                if (table)
+                    printf("\n");
+            }
+        }
+    clReleaseProgram(p);
+    return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* as_type between element counts                                      */
+
+/* One element type per size (and float, double: another register class);
+ * the bits do not depend on signedness. */
+static const enum ty_scalar atys[] = {TY_CHAR, TY_SHORT, TY_INT, TY_FLOAT,
+                                      TY_LONG, TY_DOUBLE};
+enum { NATY = 6, NWI = 16, ABYTES = 128 }; /* work-items, max sizeof */
+
+/* How an operand is loaded and a result stored: vloadN/vstoreN (packed: a
+ * 3-vector is 3 elements, its padding lane is not memory's) or through a
+ * pointer to the vector type (sizeof bytes, a 3-vector's w included). */
+enum { VIA_VEC, VIA_PTR };
+
+struct as_case {
+    ty_t d, s;
+    int load, store;
+};
+
+/* Every as_<d>(<s>) of equal size and different counts, loaded and stored
+ * both ways when a 3-vector is involved (its padding lane is what the
+ * ways differ in), else through vloadN/vstoreN. */
+static unsigned as_cases(struct as_case *c)
+{
+    unsigned n = 0;
+    for (int si = 0; si < NATY; si++)
+        for (int sw = 0; sw < NW; sw++)
+            for (int di = 0; di < NATY; di++)
+                for (int dw = 0; dw < NW; dw++) {
+                    ty_t s = {(uint8_t)atys[si], (uint8_t)widths[sw]},
+                         d = {(uint8_t)atys[di], (uint8_t)widths[dw]};
+                    if (as_classify(d, s) == AS_OK ||
+                        as_classify(d, s) == AS_SIZE)
+                        continue;
+                    int ways = s.n == 3 || d.n == 3 ? 2 : 1;
+                    for (int l = 0; l < ways; l++)
+                        for (int st = 0; st < ways; st++)
+                            c[n++] = (struct as_case){d, s, l, st};
+                }
+    return n;
+}
+
+/* Bytes a value of t takes in the buffer, loaded or stored `via`. */
+static size_t as_stride(ty_t t, int via)
+{
+    return via == VIA_PTR ? ty_sizeof(t)
+                          : (size_t)t.n * ty_scalar_size((enum ty_scalar)t.s);
+}
+
+static char *as_source(const struct as_case *c, unsigned n)
+{
+    size_t cap = (size_t)n * 320, at = 0;
+    char *s = malloc(cap);
+    at += (size_t)snprintf(s, cap, "#pragma OPENCL EXTENSION cl_khr_fp64 : "
+                           "enable\n");
+    for (unsigned k = 0; k < n; k++) {
+        char dn[TY_NAME_MAX], sn[TY_NAME_MAX], ld[64];
+        ty_name(c[k].d, dn);
+        ty_name(c[k].s, sn);
+        const char *de = ty_scalar_name((enum ty_scalar)c[k].d.s),
+                   *se = ty_scalar_name((enum ty_scalar)c[k].s.s);
+        if (c[k].s.n == 1 || c[k].load == VIA_PTR)
+            snprintf(ld, sizeof ld, "((global const %s *)in)[i]", sn);
+        else
+            snprintf(ld, sizeof ld, "vload%u(i, in)", c[k].s.n);
+        if (c[k].d.n == 1 || c[k].store == VIA_PTR)
+            at += (size_t)snprintf(s + at, cap - at,
+                "kernel void a%u(global const %s *in, global %s *out) { "
+                "size_t i = get_global_id(0); ((global %s *)out)[i] = "
+                "as_%s(%s); }\n", k, se, de, dn, dn, ld);
+        else
+            at += (size_t)snprintf(s + at, cap - at,
+                "kernel void a%u(global const %s *in, global %s *out) { "
+                "size_t i = get_global_id(0); vstore%u(as_%s(%s), i, out); "
+                "}\n", k, se, de, c[k].d.n, dn, ld);
+    }
+    return s;
+}
+
+/* What PoCL gave for the bytes of one case, over all work-items: bytes
+ * of the operand's lanes in the result's xyz.. lanes (memory order or
+ * not), bytes of a 3-vector operand's padding lane, and of a 3-vector
+ * result's w (seen only through a pointer store). */
+struct as_result {
+    unsigned order;              /* lane bytes not in memory order */
+    unsigned pad, padmem, padzero; /* padding: as memory's bytes, zero */
+    unsigned w, wmem, wzero;     /* w: the operand's bytes there, zero */
+    uint8_t first[ABYTES];       /* work-item 1's result, for the table */
+};
+
+static void as_run(cl_program p, unsigned k, const struct as_case *c,
+                   struct as_result *r)
+{
+    static uint8_t in[NWI * ABYTES], out[NWI * ABYTES];
+    for (size_t j = 0; j < sizeof in; j++)
+        in[j] = (uint8_t)(j * 37 + 5); /* distinct within 256 bytes */
+    char name[16];
+    snprintf(name, sizeof name, "a%u", k);
+    const void *ins[1] = {in};
+    size_t ls = as_stride(c->s, c->load), ss = as_stride(c->d, c->store),
+           ses = ty_scalar_size((enum ty_scalar)c->s.s),
+           des = ty_scalar_size((enum ty_scalar)c->d.s),
+           lanes = (c->s.n == 3 ? 3 : c->s.n) * ses;
+    run(p, name, NWI, 1, ins, sizeof in, out, NWI * ss);
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < NWI; i++) {
+        /* clvm's result for the operand's lanes (padding: zero) */
+        uint8_t reg[ABYTES] = {0}, want[ABYTES];
+        memcpy(reg, in + i * ls, lanes);
+        as_reinterpret(c->d, c->s, want, reg);
+        for (size_t b = 0; b < ss; b++) {
+            uint8_t g = out[i * ss + b], m = in[i * ls + b];
+            if (i == 1)
+                r->first[b] = g;
+            if (c->d.n == 3 && b >= 3 * des) {
+                r->w++;
+                r->wmem += b < lanes && g == m;
+                r->wzero += g == 0;
+            } else if (b >= lanes) {
+                r->pad++;
+                r->padmem += c->load == VIA_PTR && g == m;
+                r->padzero += g == 0;
+            } else {
+                r->order += g != want[b];
+            }
+        }
+    }
+}
+
+/* Table mode prints a line per case; check mode reports the cases whose
+ * bytes of the operand's lanes differ from as_reinterpret's (memory
+ * order: clvm's rule, which every profile keeps). Returns those. */
+static unsigned as_types(int table, unsigned *checked)
+{
+    static struct as_case c[2048];
+    unsigned n = as_cases(c), bad = 0;
+    char *src = as_source(c, n);
+    cl_program p = build(src);
+    free(src);
+    static const char *const via[] = {"vec", "ptr"};
+    for (unsigned k = 0; k < n; k++) {
+        struct as_result r;
+        as_run(p, k, &c[k], &r);
+        char dn[TY_NAME_MAX], sn[TY_NAME_MAX];
+        ty_name(c[k].d, dn);
+        ty_name(c[k].s, sn);
+        enum as_check cl = as_classify(c[k].d, c[k].s);
+        ++*checked;
+        bad += r.order != 0;
+        if (!table) {
+            if (r.order)
+                printf("FAIL as_%s(%s) load %s store %s: %u bytes differ "
+                       "from clvm's (memory order)\n", dn, sn, via[c[k].load],
+                       via[c[k].store], r.order);
+            continue;
+        }
+        printf("as_%s(%s)\t%s\t%s %s\t%s", dn, sn,
+               cl == AS_COUNT ? "AS_COUNT" : cl == AS_4TO3 ? "AS_W"
+                                                           : "AS_3TO4",
+               via[c[k].load], via[c[k].store],
+               r.order ? "NOT memory order" : "memory order");
+        if (r.pad)
+            printf("; padding: %u bytes, %u as memory, %u zero", r.pad,
+                   r.padmem, r.padzero);
+        if (r.w)
+            printf("; w: %u bytes, %u the operand's, %u zero", r.w, r.wmem,
+                   r.wzero);
+        if (r.order || r.pad || r.w) {
+            printf("\t");
+            for (size_t b = 0; b < as_stride(c[k].d, c[k].store); b++)
+                printf("%02x", r.first[b]);
+        }
+        printf("\n");
+    }
+    clReleaseProgram(p);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -398,29 +706,44 @@ int main(int argc, char **argv)
             printf("test_pocl: 0 passed, 0 failed, 1 skipped\n");
             return 0;
         }
-        unsigned checked = 0, bad = conversions(0, &checked);
-        printf("pocl profile vs %s: %u implementation-defined scalar cases, "
-               "%u differ\n", devname, checked, bad);
-        printf("test_pocl: %u passed, %u failed, 0 skipped\n", !bad, !!bad);
-        return bad != 0;
+        unsigned nc = 0, nn = 0, na = 0, bc = conversions(0, &nc),
+                 bn = narrows(0, &nn), ba = as_types(0, &na);
+        printf("pocl profile vs %s: %u implementation-defined scalar "
+               "conversions, %u differ; %u narrowing lanes (widths 1-16 and "
+               "the cast), %u differ; %u as_type cases between element "
+               "counts, %u differ in the operand's lanes\n", devname, nc, bc,
+               nn, bn, na, ba);
+        unsigned fail = !!bc + !!bn + !!ba;
+        printf("test_pocl: %u passed, %u failed, 0 skipped\n", 3 - fail,
+               fail);
+        return fail != 0;
     }
-    if (!strcmp(mode, "table") || !strcmp(mode, "arith")) {
+    if (!strcmp(mode, "table") || !strcmp(mode, "arith") ||
+        !strcmp(mode, "narrow") || !strcmp(mode, "as")) {
         if (!open_pocl()) {
             fprintf(stderr, "pocl: no PoCL device\n");
             return 3;
         }
         printf("# device: %s\n", devname);
+        unsigned checked = 0;
         if (!strcmp(mode, "arith")) {
             printf("# type\tcase\tw1 w2 w3 w4 w8 w16\n");
             arith_table(argv[0]);
+        } else if (!strcmp(mode, "narrow")) {
+            printf("# op\tsrc\tinput\tclvm\tpocl-profile\tcast w1 w2 w3 w4 "
+                   "w8 w16 (* differs from the profile)\n");
+            narrows(1, &checked);
+        } else if (!strcmp(mode, "as")) {
+            printf("# as_type\tcase\tload store\tresult; the operand's "
+                   "padding lane (NWI work-items)\twork-item 1's bytes\n");
+            as_types(1, &checked);
         } else {
             printf("# op\tsrc\tinput\tclvm\tpocl-profile\tw1 w2 w3 w4 w8 "
                    "w16 (* differs from the profile)\n");
-            unsigned checked = 0;
             conversions(1, &checked);
         }
         return 0;
     }
-    fprintf(stderr, "usage: pocl table | pocl arith | pocl check\n");
+    fprintf(stderr, "usage: pocl table | arith | narrow | as | check\n");
     return 2;
 }

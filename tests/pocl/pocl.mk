@@ -19,5 +19,7 @@ all: $(BUILD)/tests/test_pocl
 pocl-table: $(BUILD)/pocl/pocl
 	$(BUILD)/pocl/pocl table
 	$(BUILD)/pocl/pocl arith
+	$(BUILD)/pocl/pocl narrow
+	$(BUILD)/pocl/pocl as
 .PHONY: pocl-table
 endif

@@ -73,6 +73,18 @@ static void test_pocl(void)
     CV(P, TY_USHORT, TY_DOUBLE, -70000, false, RND_RTN, 0);
     CV(P, TY_SHORT, TY_DOUBLE, NAN, false, RND_RTP, 0x8000);
     CV(P, TY_INT, TY_FLOAT, NAN, true, RND_RTZ, 0); /* _sat: as clvm */
+    /* narrowing wraps, every width (tests/pocl: pocl narrow) */
+    int32_t i300 = 300, i32 = 0;
+    uint32_t big = 0x80000000u;
+    int64_t l = INT64_C(0x123456789);
+    int8_t c8 = 0;
+    CHECK(prof_cv_scalar(P, TY_CHAR, TY_INT, &c8, &i300, false, RND_RTZ) ==
+          NOTE_NARROW && c8 == 0x2c, "pocl convert_char(300) %d", c8);
+    CHECK(prof_cv_scalar(P, TY_INT, TY_UINT, &i32, &big, false, RND_RTZ) ==
+          NOTE_NARROW && i32 == INT32_MIN, "pocl convert_int(0x80000000u)");
+    CHECK(prof_cv_scalar(P, TY_INT, TY_LONG, &i32, &l, false, RND_RTZ) ==
+          NOTE_NARROW && i32 == 0x23456789, "pocl convert_int(long) %d",
+          i32);
 }
 
 static void test_clvm_strict(void)
