@@ -5,6 +5,10 @@
 #   make check-exhaustive all 2^32 floats against the reference (long)
 #   make DISPATCH=switch  the switch-dispatch build (build/switch/)
 #   make bench            clvm vs PoCL vs plain C, RATIO lines (bench/)
+#   make difftest         generated kernels on clvm and PoCL, bit for bit
+#   make fuzz             libFuzzer targets (FUZZ_SECONDS=n); fuzz-replay
+#   make coverage         line and branch coverage of vm/ asm/ stdlib/
+#   make pocl-table       the PoCL measurements behind --profile pocl
 
 CC       ?= cc
 OPT      ?= -O2
@@ -125,7 +129,7 @@ include bench/bench.mk
 -include tests/coverage.mk
 
 help:
-	@sed -n '2,8p' Makefile
+	@sed -n '2,12p' Makefile
 
 .PHONY: all test sanitize check-exhaustive demo deps docs clean help
 .SECONDARY:
