@@ -27,33 +27,6 @@ const char *prof_desc(enum prof_id p) { return profs[p].desc; }
 
 /* ------------------------------------------------------------------ */
 
-/* An integer element of n bytes in host order, as its C type stores it. */
-static uint64_t get(const void *p, unsigned n)
-{
-    uint8_t b1;
-    uint16_t b2;
-    uint32_t b4;
-    uint64_t b8;
-    switch (n) {
-    case 1: memcpy(&b1, p, 1); return b1;
-    case 2: memcpy(&b2, p, 2); return b2;
-    case 4: memcpy(&b4, p, 4); return b4;
-    default: memcpy(&b8, p, 8); return b8;
-    }
-}
-
-static void put(void *p, unsigned n, uint64_t v)
-{
-    uint8_t b1 = (uint8_t)v;
-    uint16_t b2 = (uint16_t)v;
-    uint32_t b4 = (uint32_t)v;
-    switch (n) {
-    case 1: memcpy(p, &b1, 1); break;
-    case 2: memcpy(p, &b2, 2); break;
-    case 4: memcpy(p, &b4, 4); break;
-    default: memcpy(p, &v, 8); break;
-    }
-}
 
 /* NVIDIA (H100): NaN from float to an 8-, 16- or 32-bit integer gives 0;
  * from float to a 64-bit one, and from double to any, the destination's
@@ -65,7 +38,7 @@ static void nvidia_cv(enum ty_scalar dst, enum ty_scalar src, void *d,
     unsigned db = ty_scalar_size(dst);
     if ((notes & (NOTE_FLT_NAN | NOTE_SAT_NAN)) &&
         (src == TY_DOUBLE || (src == TY_FLOAT && db == 8)))
-        put(d, db, UINT64_C(1) << (8 * db - 1));
+        ty_put_bits(d, db, UINT64_C(1) << (8 * db - 1));
 }
 
 /* A float or double operand as a double (exact). */
@@ -114,7 +87,7 @@ static void pocl_cv(enum ty_scalar dst, enum ty_scalar src, void *d,
                                                                 : t32));
     else
         out = (uint64_t)t32;
-    put(d, db, out);
+    ty_put_bits(d, db, out);
 }
 
 int prof_cv_scalar(enum prof_id p, enum ty_scalar dst, enum ty_scalar src,
@@ -139,8 +112,9 @@ int prof_divrem(enum prof_id p, enum ty_scalar t, bool rem, void *d,
     if ((unsigned)t >= TY_NSCALAR || ty_is_float(t))
         return -1;
     unsigned n = ty_scalar_size(t), bits = 8 * n;
-    uint64_t m = ~UINT64_C(0) >> (64 - bits), x = get(a, n) & m,
-             y = get(b, n) & m, sign = UINT64_C(1) << (bits - 1), v;
+    uint64_t m = ~UINT64_C(0) >> (64 - bits), x = ty_get_bits(a, n) & m,
+             y = ty_get_bits(b, n) & m, sign = UINT64_C(1) << (bits - 1),
+             v;
     int notes = 0;
     /* PoCL divides by 1 instead of 0, and its MIN % -1 is -1 for int and
      * long (char and short scalars are promoted to int, where it is 0);
@@ -162,7 +136,7 @@ int prof_divrem(enum prof_id p, enum ty_scalar t, bool rem, void *d,
     } else {
         v = rem ? x % y : x / y;
     }
-    put(d, n, v & m);
+    ty_put_bits(d, n, v & m);
     return notes;
 }
 
@@ -174,7 +148,8 @@ int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
         return -1;
     unsigned n = ty_scalar_size(t), bits = 8 * n;
     uint64_t m = ~UINT64_C(0) >> (64 - bits), s = UINT64_C(1) << (bits - 1),
-             x = get(a, n) & m, y = op == PA_NEG ? 0 : get(b, n) & m, r;
+             x = ty_get_bits(a, n) & m,
+             y = op == PA_NEG ? 0 : ty_get_bits(b, n) & m, r;
     bool ovf;
     /* on unsigned words: no C overflow, and the sign bits tell */
     switch (op) {
@@ -194,7 +169,7 @@ int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
         break;
     }
     }
-    put(d, n, r);
+    ty_put_bits(d, n, r);
     return ovf ? NOTE_OVERFLOW : 0;
 }
 

@@ -19,6 +19,33 @@ char ty_scalar_kind(enum ty_scalar s) { return scalars[s].kind; }
 bool ty_is_float(enum ty_scalar s) { return scalars[s].kind == 'f'; }
 bool ty_is_signed(enum ty_scalar s) { return scalars[s].kind == 'i'; }
 
+uint64_t ty_get_bits(const void *p, unsigned n)
+{
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    uint64_t b8;
+    switch (n) {
+    case 1: memcpy(&b1, p, 1); return b1;
+    case 2: memcpy(&b2, p, 2); return b2;
+    case 4: memcpy(&b4, p, 4); return b4;
+    default: memcpy(&b8, p, 8); return b8;
+    }
+}
+
+void ty_put_bits(void *p, unsigned n, uint64_t v)
+{
+    uint8_t b1 = (uint8_t)v;
+    uint16_t b2 = (uint16_t)v;
+    uint32_t b4 = (uint32_t)v;
+    switch (n) {
+    case 1: memcpy(p, &b1, 1); break;
+    case 2: memcpy(p, &b2, 2); break;
+    case 4: memcpy(p, &b4, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
 enum ty_scalar ty_signed_of(enum ty_scalar s)
 {
     switch (ty_scalar_size(s)) {

@@ -45,6 +45,10 @@ unsigned ty_scalar_size(enum ty_scalar s);
 char ty_scalar_kind(enum ty_scalar s);            /* 'i', 'u' or 'f' */
 bool ty_is_float(enum ty_scalar s);
 bool ty_is_signed(enum ty_scalar s);              /* signed integers only */
+/* An n-byte element (n = 1, 2, 4, 8) at p in host order, zero-extended,
+ * and its store (v's low n bytes). p needs no alignment. */
+uint64_t ty_get_bits(const void *p, unsigned n);
+void ty_put_bits(void *p, unsigned n, uint64_t v);
 /* The signed integer type of s's size (half: short, double: long). */
 enum ty_scalar ty_signed_of(enum ty_scalar s);
 bool ty_valid_width(unsigned n);

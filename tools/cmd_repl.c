@@ -275,19 +275,6 @@ static void loop(repl *r)
     free(line);
 }
 
-/* --name VALUE or --name=VALUE. */
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n))
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
 
 /* The options are the commands of the same name, run before the first
  * line is read. */
@@ -303,7 +290,7 @@ static int options(repl *r, int argc, char **argv)
         const char *a = argv[i], *v = NULL;
         size_t k;
         for (k = 0; k < sizeof opts / sizeof *opts; k++)
-            if ((v = optval(argc, argv, &i, opts[k])) != NULL)
+            if ((v = ra_optval(argc, argv, &i, opts[k])) != NULL)
                 break;
         if (v && k == 0) {
             kernel = v;
@@ -315,7 +302,7 @@ static int options(repl *r, int argc, char **argv)
         } else if (v) {
             /* after the module is loaded: the options are its commands */
             continue;
-        } else if ((v = optval(argc, argv, &i, "--native")) != NULL) {
+        } else if ((v = ra_optval(argc, argv, &i, "--native")) != NULL) {
             if (vm_natives_open(r->natives, v, why, sizeof why)) {
                 fprintf(stderr, "clvm repl: --native %s: %s\n", v, why);
                 return 2;
@@ -347,7 +334,7 @@ static int options(repl *r, int argc, char **argv)
     for (int i = 1; i < argc; i++)
         for (size_t k = 1; k < sizeof opts / sizeof *opts; k++) {
             int j = i;
-            const char *v = optval(argc, argv, &j, opts[k]);
+            const char *v = ra_optval(argc, argv, &j, opts[k]);
             if (!v)
                 continue;
             i = j;

@@ -132,19 +132,6 @@ static const char *const opt_names[] = {
 #undef X
 };
 
-/* --name VALUE or --name=VALUE. */
-static const char *optarg_of(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n))
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
 
 /* --print NAME[:TYPE][:hex] */
 static int print_spec(const char *v, output *out)
@@ -172,7 +159,7 @@ static int parse_options(int argc, char **argv, options *o)
         const char *a = argv[i], *v = NULL, *eq;
         int k, rc = 0;
         for (k = 0; k < OPT_COUNT; k++)
-            if ((v = optarg_of(argc, argv, &i, opt_names[k])) != NULL)
+            if ((v = ra_optval(argc, argv, &i, opt_names[k])) != NULL)
                 break;
         output *out = &o->outs[o->nouts];
         switch (k) {

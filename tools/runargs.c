@@ -22,6 +22,19 @@ static int fail(char *why, size_t len, const char *fmt, ...)
     return -1;
 }
 
+const char *ra_optval(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n))
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] || *i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
 bool ra_number(const char *s, size_t len, uint64_t *v)
 {
     uint64_t x = 0;

@@ -17,6 +17,10 @@
 
 enum { RA_WHY = 512 };
 
+/* argv[*i] is --name VALUE (*i advances) or --name=VALUE: VALUE, else
+ * NULL. */
+const char *ra_optval(int argc, char **argv, int *i, const char *name);
+
 /* A decimal number, nothing else (no sign, no octal surprises). */
 bool ra_number(const char *s, size_t len, uint64_t *v);
 

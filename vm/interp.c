@@ -171,19 +171,6 @@ static inline void le_store(uint8_t *p, unsigned n, uint64_t v)
 #endif
 }
 
-/* v's low n bytes, in host order. */
-static void store_host(uint8_t *d, unsigned n, uint64_t v)
-{
-    uint8_t u8 = (uint8_t)v;
-    uint16_t u16 = (uint16_t)v;
-    uint32_t u32 = (uint32_t)v;
-    switch (n) {
-    case 1: memcpy(d, &u8, 1); break;
-    case 2: memcpy(d, &u16, 2); break;
-    case 4: memcpy(d, &u32, 4); break;
-    default: memcpy(d, &v, 8); break;
-    }
-}
 
 /* Per-lane all-ones masks of the execution mask, for vectorised blends;
  * rebuilt only when the mask changed since the last blend. */
@@ -1348,7 +1335,7 @@ static bool layout(vm_prog *p, const uint8_t *written, const uint8_t *reset,
                 continue;
             }
             for (uint32_t l = 0; l < W; l++)
-                store_host(d + ((size_t)r * W + l) * es, es, v);
+                ty_put_bits(d + ((size_t)r * W + l) * es, es, v);
         }
     }
     free(bufof);

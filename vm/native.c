@@ -221,35 +221,6 @@ static uint8_t *lane_ptr(vm_warp *w, uint32_t x, uint32_t l)
     return b->data + b->lstride * l + off;
 }
 
-/* An es-byte element in host order, zero-extended. */
-static uint64_t get_elem(const uint8_t *s, size_t es)
-{
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    switch (es) {
-    case 1: memcpy(&u8, s, 1); return u8;
-    case 2: memcpy(&u16, s, 2); return u16;
-    case 4: memcpy(&u32, s, 4); return u32;
-    default: memcpy(&u64, s, 8); return u64;
-    }
-}
-
-/* Stores v, the low es bytes of which are the value, as an es-byte
- * element in host order. */
-static void put_elem(uint8_t *d, size_t es, uint64_t v)
-{
-    uint8_t u8 = (uint8_t)v;
-    uint16_t u16 = (uint16_t)v;
-    uint32_t u32 = (uint32_t)v;
-    switch (es) {
-    case 1: memcpy(d, &u8, 1); break;
-    case 2: memcpy(d, &u16, 2); break;
-    case 4: memcpy(d, &u32, 4); break;
-    default: memcpy(d, &v, 8); break;
-    }
-}
 
 int vm_native_call(vm_warp *w, const vm_ins *I, uint64_t exec)
 {
@@ -301,7 +272,7 @@ int vm_native_call(vm_warp *w, const vm_ins *I, uint64_t exec)
             else if (x->ret.s == TY_DOUBLE)
                 memcpy(d, &rv.d, 8);
             else
-                put_elem(d, res, res == 8 ? rv.u : (uint64_t)rv.a);
+                ty_put_bits(d, res, res == 8 ? rv.u : (uint64_t)rv.a);
         }
     }
     return 0;
@@ -417,7 +388,7 @@ static bool out_value(vm_warp *w, vm_pout *o, const pf_spec *s, uint32_t x,
     /* The value as its own type, then as the conversion's: C's default
      * promotion, then the length's conversion (hh: char, none: int). */
     unsigned es = ty_scalar_size(el);
-    uint64_t u = get_elem(src, es);
+    uint64_t u = ty_get_bits(src, es);
     if (ty_is_signed(el) && es < 8 && (u >> (8 * es - 1) & 1))
         u |= ~0ull << (8 * es);
     static const unsigned bits[] = {
