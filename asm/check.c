@@ -8,6 +8,7 @@
 #include "asmint.h"
 #include "reinterpret.h"
 #include "convert.h"
+#include "profile.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
@@ -74,6 +75,33 @@ static const char *fname(const node *n, char buf[BI_NAME_MAX])
 
 /* ---- folding literal-only trees ---- */
 
+/* Constant integer arithmetic that OpenCL leaves unspecified or undefined
+ * (x / 0, MIN / -1, signed overflow) folds to clvm's value, as the VM
+ * would compute it; say so, since no run-time note will. */
+static void fold_note(A *a, node *n, enum ty_scalar s, uint64_t x, uint64_t y)
+{
+    static const uint8_t pa[][2] = {{P_ADD, PA_ADD}, {P_SUB, PA_SUB},
+                                    {P_MUL, PA_MUL}};
+    uint8_t bx[8], by[8], d[8];
+    int notes = 0;
+    if (ty_is_float(s))
+        return;
+    ty_put_bits(bx, ty_scalar_size(s), x);
+    ty_put_bits(by, ty_scalar_size(s), y);
+    if (n->op == P_DIV || n->op == P_MOD)
+        notes = prof_divrem(PROF_CLVM, s, n->op == P_MOD, d, bx, by);
+    for (unsigned k = 0; k < sizeof pa / sizeof pa[0]; k++)
+        if (pa[k][0] == n->op && ty_is_signed(s))
+            notes = prof_arith(PROF_CLVM, s, (enum prof_arith)pa[k][1], d,
+                               bx, by);
+    for (unsigned id = 0; notes > 0 && id < NOTE_COUNT; id++)
+        if (notes & 1 << id)
+            asm_warning(a, n->col, n->end, "%s result (%s): %s "
+                        "(docs/semantics.md)", note_kind((enum note_id)id),
+                        note_name((enum note_id)id),
+                        note_what((enum note_id)id));
+}
+
 /* The value of a literal-only tree in scalar type t. */
 static bool fold(A *a, node *n, ty_t t)
 {
@@ -133,6 +161,8 @@ static bool fold(A *a, node *n, ty_t t)
                 return false;
             x = n->a->vv[0], y = n->b->vv[0];
             why = lit_binop(n->op, s, x, y, &r);
+            if (!why)
+                fold_note(a, n, s, x, y);
         }
         break;
     default:
