@@ -63,7 +63,8 @@
       "work-item",                                                          \
       "as TYPE: the same bytes as any type of the same size (a float4 as\n"  \
       "uint4 or uchar16); bits: in hex; all: every work-item of the warp,\n" \
-      "with the active mask.")                                              \
+      "with the active mask. A let name (no register has it): as TYPE\n"   \
+      "is as_TYPE(NAME), bits shows its fields.")                           \
     X(info, "registers|breakpoints", "every register of the current "       \
       "work-item, or the breakpoints", "")                                  \
     X(x, "BUFFER[+OFFSET] [TYPE] [COUNT]", "memory as typed elements",      \

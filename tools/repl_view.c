@@ -136,6 +136,14 @@ static int64_t find_reg(repl *r, const char *name, size_t len)
     return x;
 }
 
+static bool is_let(const repl *r, const char *name, size_t n)
+{
+    for (size_t i = 0; i < r->nlets; i++)
+        if (strlen(r->lets[i].name) == n && !memcmp(r->lets[i].name, name, n))
+            return true;
+    return false;
+}
+
 int rc_print(repl *r, char *args)
 {
     char tn[TY_NAME_MAX], an[TY_NAME_MAX];
@@ -143,11 +151,27 @@ int rc_print(repl *r, char *args)
     if (!n)
         return repl_err(r, "print needs a register (print REG [as TYPE|bits|"
                         "all])");
+    char *rest = args + n + strspn(args + n, " \t");
+    if (!(r->loaded && repl_reg(r, args, n) >= 0) && is_let(r, args, n)) {
+        /* a let value: print NAME as T is as_T(NAME), bits its fields */
+        char e[300];
+        if (!strncmp(rest, "as", 2) && isspace((unsigned char)rest[2])) {
+            snprintf(e, sizeof e, "as_%s(%.*s)",
+                     rest + 2 + strspn(rest + 2, " \t"), (int)n, args);
+            return rc_eval(r, e);
+        }
+        snprintf(e, sizeof e, "%.*s", (int)n, args);
+        if (!strcmp(rest, "bits"))
+            return rc_bits(r, e);
+        if (*rest)
+            return repl_err(r, "print %s: a let value takes 'as TYPE' or "
+                            "'bits'", e);
+        return rc_eval(r, e);
+    }
     int64_t x = find_reg(r, args, n);
     if (x < 0)
         return -1;
     const bc_reg *g = &kern(r)->regs[x];
-    char *rest = args + n + strspn(args + n, " \t");
     ty_t as = g->type;
     bool hex = false, all = false;
     if (!strncmp(rest, "as", 2) && isspace((unsigned char)rest[2])) {
