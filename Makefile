@@ -93,7 +93,7 @@ test: all
 endif
 
 sanitize:
-	$(MAKE) BUILD=build/san OPT="-O1" \
+	$(MAKE) -s BUILD=build/san OPT="-O1" \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 

@@ -19,13 +19,13 @@ trap 'for s in "$tmp"/sock.*; do tmux -S "$s" kill-server 2>/dev/null; done
       rm -rf "$tmp"' EXIT INT TERM
 pass=0; fail=0
 
-# session: starts clvm repl in a fresh tmux server (a socket of its own:
-# reusing one races with the old server's exit).
+# session [NO_COLOR value]: starts clvm repl in a fresh tmux server (a
+# socket of its own: reusing one races with the old server's exit).
 session() {
     tmux -S "$sock" kill-server 2>/dev/null
     n=$((n + 1)); sock="$tmp/sock.$n"
-    HOME=$tmp NO_COLOR=1 tmux -S "$sock" -f /dev/null new-session -d \
-        -x 120 -y 40 "env HOME=$tmp NO_COLOR=1 $build/clvm repl; sleep 30"
+    HOME=$tmp tmux -S "$sock" -f /dev/null new-session -d \
+        -x 120 -y 40 "env HOME=$tmp NO_COLOR=${1-1} $build/clvm repl; sleep 30"
 }
 keys() { tmux -S "$sock" send-keys "$@"; }
 # expect TEXT: waits up to 5 s for TEXT on the screen.
@@ -64,5 +64,20 @@ keys "quit" Enter
 sleep 0.3
 if grep -qx 'as_uint(1.0f)' "$tmp/.clvm_history"; then pass=$((pass + 1))
 else echo "FAIL tmux: no history file line"; fail=$((fail + 1)); fi
+# Colour on a terminal (an error in red), none when NO_COLOR is set.
+# colour NAME NO_COLOR WANT: WANT is "yes" if escapes must be on the screen.
+colour() {
+    session "$2"
+    expect "clvm>"
+    keys "nosuchcommand(" Enter
+    expect "error"
+    tmux -S "$sock" capture-pane -e -p >"$tmp/screen" 2>/dev/null
+    if grep -q "$(printf '\033')\[" "$tmp/screen"; then got=yes; else got=no; fi
+    if [ "$got" = "$3" ]; then pass=$((pass + 1))
+    else echo "FAIL tmux: $1: escapes on the screen: $got"; fail=$((fail + 1)); fi
+    keys "quit" Enter
+}
+colour "colour on a terminal" "" yes
+colour "no colour with NO_COLOR" 1 no
 echo "tmux: $pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]
