@@ -674,12 +674,18 @@ static void quoted(FILE *f, const char *s)
     fputc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\%03o", c);
-        else
-            fputc(c, f);
+        switch (c) { /* the escapes a reader knows, else octal */
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        default:
+            if (c < 0x20 || c == 0x7f)
+                fprintf(f, "\\%03o", c);
+            else
+                fputc(c, f);
+        }
     }
     fputc('"', f);
 }
