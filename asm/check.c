@@ -75,6 +75,17 @@ static const char *fname(const node *n, char buf[BI_NAME_MAX])
 
 /* ---- folding literal-only trees ---- */
 
+/* A constant whose value OpenCL leaves open: clvm's value is used. */
+static void warn_notes(A *a, const node *n, int notes)
+{
+    for (unsigned id = 0; notes > 0 && id < NOTE_COUNT; id++)
+        if (notes & 1 << id)
+            asm_warning(a, n->col, n->end, "%s result (%s): %s "
+                        "(docs/semantics.md)", note_kind((enum note_id)id),
+                        note_name((enum note_id)id),
+                        note_what((enum note_id)id));
+}
+
 /* Constant integer arithmetic that OpenCL leaves unspecified or undefined
  * (x / 0, MIN / -1, signed overflow) folds to clvm's value, as the VM
  * would compute it; say so, since no run-time note will. */
@@ -94,12 +105,7 @@ static void fold_note(A *a, node *n, enum ty_scalar s, uint64_t x, uint64_t y)
         if (pa[k][0] == n->op && ty_is_signed(s))
             notes = prof_arith(PROF_CLVM, s, (enum prof_arith)pa[k][1], d,
                                bx, by);
-    for (unsigned id = 0; notes > 0 && id < NOTE_COUNT; id++)
-        if (notes & 1 << id)
-            asm_warning(a, n->col, n->end, "%s result (%s): %s "
-                        "(docs/semantics.md)", note_kind((enum note_id)id),
-                        note_name((enum note_id)id),
-                        note_what((enum note_id)id));
+    warn_notes(a, n, notes);
 }
 
 /* The value of a literal-only tree in scalar type t. */
@@ -546,9 +552,13 @@ static bool check_cast(A *a, node *n)
     }
     n->x = (xty){n->ty, X_VAL, 0, false};
     if (c->isconst) {
-        n->vv[0] = lit_convert((enum ty_scalar)n->ty.s,
-                               (enum ty_scalar)c->x.t.s, c->vv[0]);
+        enum ty_scalar d = (enum ty_scalar)n->ty.s,
+                       s = (enum ty_scalar)c->x.t.s;
+        uint8_t sb[8], db[8];
+        n->vv[0] = lit_convert(d, s, c->vv[0]);
         n->isconst = true;
+        ty_put_bits(sb, ty_scalar_size(s), c->vv[0]);
+        warn_notes(a, n, cv_scalar(d, s, db, sb, false, cv_default_round(d)));
     }
     return true;
 }
