@@ -211,7 +211,8 @@ int rc_let(repl *r, char *args)
     repl_let l = {0};
     unsigned notes;
     vm_trap trap;
-    int rc = evaluate(r, eq + 1, r->profile, &l.t, l.bits, &notes, &trap);
+    int rc = evaluate(r, eq + 1 + strspn(eq + 1, " \t"), r->profile, &l.t,
+                      l.bits, &notes, &trap);
     if (rc == -2)
         return -1;
     if (rc)
