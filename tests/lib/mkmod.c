@@ -140,21 +140,6 @@ uint32_t mk_array(mk_mod *b, const char *name, enum bc_space sp,
     return reg(b, name, mk_type(type), BC_REG_PTR, sp, BC_INIT_ARRAY, count);
 }
 
-/* An element of es bytes in host order, as an integer. */
-static uint64_t host_get(const uint8_t *s, unsigned es)
-{
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    switch (es) {
-    case 1: memcpy(&u8, s, 1); return u8;
-    case 2: memcpy(&u16, s, 2); return u16;
-    case 4: memcpy(&u32, s, 4); return u32;
-    default: memcpy(&u64, s, 8); return u64;
-    }
-}
-
 uint32_t mk_kbytes(mk_mod *b, const char *type, const void *bytes)
 {
     ty_t t = mk_type(type);
@@ -162,7 +147,7 @@ uint32_t mk_kbytes(mk_mod *b, const char *type, const void *bytes)
     uint32_t size = (uint32_t)ty_sizeof(t), at = b->m.nconst;
     b->m.consts = grow(b->m.consts, &b->cap_c, at + size, 1);
     for (uint32_t e = 0; e < size; e += es) {
-        uint64_t x = host_get((const uint8_t *)bytes + e, es);
+        uint64_t x = ty_get_bits((const uint8_t *)bytes + e, es);
         for (unsigned k = 0; k < es; k++) /* the pool is little-endian */
             b->m.consts[at + e + k] = (uint8_t)(x >> 8 * k);
     }
