@@ -23,7 +23,7 @@ endif
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -Istdlib -Ivm -Iasm -Itools -Itests/lib
+CPPFLAGS += -D_GNU_SOURCE -I.
 CFLAGS  ?= $(OPT) -g
 # CFLAGS is the user's (a sanitizer build sets it); what the project needs
 # is added here so no command line can drop it. No FP contraction anywhere:

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
-#include "bcfile.h"
+#include "asm/asmint.h"
+#include "vm/bcfile.h"
 
 asm_ctx *asm_open(const char *filename, FILE *diag)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 /* Assembles src[0..len) (need not be NUL-terminated; any bytes). Errors
  * and warnings go to diag (NULL: silent) as "file:line:col: error: ...",

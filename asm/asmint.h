@@ -18,12 +18,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "asm.h"
-#include "builtin.h"
-#include "bytecode.h"
-#include "lex.h"
-#include "lit.h"
-#include "mathfn.h"
+#include "asm/asm.h"
+#include "stdlib/builtin.h"
+#include "vm/bytecode.h"
+#include "asm/lex.h"
+#include "asm/lit.h"
+#include "stdlib/mathfn.h"
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
  * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */

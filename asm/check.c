@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
-#include "reinterpret.h"
-#include "convert.h"
-#include "profile.h"
+#include "asm/asmint.h"
+#include "stdlib/reinterpret.h"
+#include "stdlib/convert.h"
+#include "stdlib/profile.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
+#include "asm/asmint.h"
 
 enum { WINDOW = 160 };   /* echo at most this much of a long line */
 

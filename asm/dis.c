@@ -3,16 +3,16 @@
  * outermost operation of a statement is computed straight into its
  * destination, a view as_T(r) costs nothing, (T)(s) is SPLAT, v.xy = e is
  * SWW, and so on. */
-#include "dis.h"
+#include "asm/dis.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
-#include "bcfile.h"
-#include "builtin.h"
-#include "lit.h"
-#include "optab.h"
+#include "asm/asmint.h"
+#include "vm/bcfile.h"
+#include "stdlib/builtin.h"
+#include "asm/lit.h"
+#include "asm/optab.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 enum {
     DIS_VERBOSE = 1,   /* "; pc  OPCODE  synopsis" after each instruction */

@@ -1,13 +1,13 @@
 /* Host calls and printf in the assembler: extern declarations, calls of
  * externs (CALL, CALLV) and the printf statement (PRINTF), whose format is
  * checked here with vm/printf.c, the verifier's own checker. */
-#include "asmint.h"
+#include "asm/asmint.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "optab.h"
-#include "printf.h"
+#include "asm/optab.h"
+#include "vm/printf.h"
 
 static uint32_t tend(const tok *t) { return t->col + t->len; }
 

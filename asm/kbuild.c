@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
-#include "bcfile.h"
-#include "optab.h"
+#include "asm/asmint.h"
+#include "vm/bcfile.h"
+#include "asm/optab.h"
 
 /* Growable arrays: *p holds *cap elements of size sz; makes room for
  * need. */

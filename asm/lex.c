@@ -1,4 +1,4 @@
-#include "lex.h"
+#include "asm/lex.h"
 
 #include <stdlib.h>
 #include <string.h>

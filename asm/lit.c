@@ -1,13 +1,13 @@
-#include "lit.h"
+#include "asm/lit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "half.h"
-#include "lex.h"
+#include "stdlib/convert.h"
+#include "stdlib/half.h"
+#include "asm/lex.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 enum lit_kind { LIT_INT, LIT_FLT, LIT_INF, LIT_NAN };
 

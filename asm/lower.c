@@ -5,9 +5,9 @@
  * the other type (the verifier checks sizes, not OpenCL types). */
 #include <string.h>
 
-#include "asmint.h"
-#include "convert.h"
-#include "optab.h"
+#include "asm/asmint.h"
+#include "stdlib/convert.h"
+#include "asm/optab.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 

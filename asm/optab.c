@@ -1,4 +1,4 @@
-#include "optab.h"
+#include "asm/optab.h"
 
 #include <string.h>
 
@@ -6,7 +6,7 @@
  * signed and unsigned integers (the _B variants). */
 static const char *const classes[BCB_COUNT] = {
 #define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = #CLASS,
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 };
 

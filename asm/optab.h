@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 /* The variant of base that runs on elements of type s: the exact element
  * type if the base has one, else (for the sign-agnostic classes TC_BITS

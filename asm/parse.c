@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
+#include "asm/asmint.h"
 
 const asm_fninfo asm_fns[F_COUNT] = {
 #define X(E, name, nargs, base) [F_##E] = {name, nargs, base},

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmint.h"
-#include "bcfile.h"
-#include "optab.h"
+#include "asm/asmint.h"
+#include "vm/bcfile.h"
+#include "asm/optab.h"
 
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 

@@ -6,7 +6,7 @@ BENCH_RUNS  ?= 5
 BENCH_N     ?= 4194304
 BENCH_LOOP_N ?= 16384
 BENCH_ITERS ?= 1000
-BENCH_CFLAGS := -O2 -g -std=c11 $(WARN) -ffp-contract=off -D_GNU_SOURCE
+BENCH_CFLAGS := -I. -O2 -g -std=c11 $(WARN) -ffp-contract=off -D_GNU_SOURCE
 # The PoCL host is built when the OpenCL headers are installed
 # (ocl-icd-opencl-dev); run.sh says when it is skipped.
 BENCH_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \

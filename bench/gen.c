@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 /* Little-endian bytes, whatever the host, as `clvm run` reads buffers. */
 static void put32(FILE *f, uint32_t v)

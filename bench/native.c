@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 /* convert_int_sat_rte: NaN gives 0, out-of-range values saturate, the
  * rest round to nearest even. lrintf rounds in the current mode, which a

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 static void die(int status, const char *what, cl_int err)
 {

@@ -1,4 +1,4 @@
-#include "builtin.h"
+#include "stdlib/builtin.h"
 
 #include <stdio.h>
 #include <string.h>

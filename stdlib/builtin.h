@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "round.h"
-#include "types.h"
+#include "stdlib/round.h"
+#include "stdlib/types.h"
 
 /* X(ENUM, spelling prefix, what follows: 'T' a type name, 'N' a width
  * (required), 'n' a width (optional: none means 1)) */

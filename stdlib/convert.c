@@ -11,14 +11,14 @@
  * Rounding never touches the floating-point environment: C starts in
  * round-to-nearest-even and clvm never changes it. Directed modes are
  * derived from nearest by exact comparisons and one-ulp steps on the bits. */
-#include "convert.h"
+#include "stdlib/convert.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "half.h"
+#include "stdlib/half.h"
 
 /* The 2^23 / 2^52 trick below needs float and double arithmetic done in
  * their own precision (not x87's extended one). */

@@ -26,9 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "note.h"
-#include "round.h"
-#include "types.h"
+#include "stdlib/note.h"
+#include "stdlib/round.h"
+#include "stdlib/types.h"
 
 /* Converts n contiguous elements of type src at s into dst at d. Elements
  * are stored in host order as in a register (half as its bits), and each

@@ -1,6 +1,6 @@
 /* binary16 <-> float/double by integer manipulation of the bit patterns, so
  * the result never depends on the FPU's rounding mode or on FTZ/DAZ. */
-#include "half.h"
+#include "stdlib/half.h"
 
 #include <string.h>
 

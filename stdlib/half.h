@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "round.h"
+#include "stdlib/round.h"
 
 /* Exact. A NaN keeps its sign and payload (shifted into the wider
  * significand) and becomes quiet, as IEEE-754 conversions do (and as F16C's

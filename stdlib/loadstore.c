@@ -1,9 +1,9 @@
-#include "loadstore.h"
+#include "stdlib/loadstore.h"
 
 #include <assert.h>
 #include <string.h>
 
-#include "half.h"
+#include "stdlib/half.h"
 
 /* Memory is little-endian. On a little-endian host an element's register
  * bytes are its memory bytes, so moving n elements is one memcpy; any

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "round.h"
-#include "types.h"
+#include "stdlib/round.h"
+#include "stdlib/types.h"
 
 enum { LS_BASE_ALIGN = 128 };
 

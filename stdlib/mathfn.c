@@ -1,4 +1,4 @@
-#include "mathfn.h"
+#include "stdlib/mathfn.h"
 
 #include <math.h>
 #include <string.h>

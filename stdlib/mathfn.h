@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 #define MATHFNS(X, P)                                                       \
     X(P, SQRT,       sqrt,       1, FLT, SAME, ULP, 3,    0.5,  sqrt(x))    \

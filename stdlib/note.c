@@ -1,5 +1,5 @@
-#include "note.h"
-#include "round.h"
+#include "stdlib/note.h"
+#include "stdlib/round.h"
 
 static const struct {
     const char *name, *kind, *what, *rule;

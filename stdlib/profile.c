@@ -1,10 +1,10 @@
-#include "profile.h"
+#include "stdlib/profile.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "convert.h"
+#include "stdlib/convert.h"
 
 static const struct {
     const char *name, *desc;

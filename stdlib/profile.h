@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "note.h"
-#include "round.h"
-#include "types.h"
+#include "stdlib/note.h"
+#include "stdlib/round.h"
+#include "stdlib/types.h"
 
 /* X(ENUM, name, description) */
 #define PROFILES(X)                                                         \

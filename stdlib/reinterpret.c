@@ -1,9 +1,9 @@
-#include "reinterpret.h"
+#include "stdlib/reinterpret.h"
 
 #include <string.h>
 
-#include "loadstore.h"
-#include "note.h"
+#include "stdlib/loadstore.h"
+#include "stdlib/note.h"
 
 enum as_check as_classify(ty_t dst, ty_t src)
 {

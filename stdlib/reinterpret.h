@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 enum as_check {
     AS_OK,        /* same element count: the bits, unchanged */

@@ -1,4 +1,4 @@
-#include "types.h"
+#include "stdlib/types.h"
 
 #include <stdio.h>
 #include <string.h>

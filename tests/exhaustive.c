@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "convert.h"
-#include "half.h"
-#include "ref.h"
+#include "stdlib/convert.h"
+#include "stdlib/half.h"
+#include "tests/lib/ref.h"
 
 enum { BLOCK = 4096, MAX_THREADS = 64, SHOW = 10 };
 

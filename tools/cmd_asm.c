@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "cmds.h"
-#include "file.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "tools/cmds.h"
+#include "tools/file.h"
 
 static void usage(FILE *f)
 {

@@ -22,13 +22,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "asm.h"
-#include "cmds.h"
-#include "convert.h"
-#include "native.h"
-#include "profile.h"
-#include "vectors.h"
-#include "vm.h"
+#include "asm/asm.h"
+#include "tools/cmds.h"
+#include "stdlib/convert.h"
+#include "vm/native.h"
+#include "stdlib/profile.h"
+#include "tools/vectors.h"
+#include "vm/vm.h"
 
 enum {
     MAX_MALFORMED = 20,    /* per file; then the rest is not read */

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcfile.h"
-#include "cmds.h"
-#include "file.h"
-#include "dis.h"
-#include "optab.h"
+#include "vm/bcfile.h"
+#include "tools/cmds.h"
+#include "tools/file.h"
+#include "asm/dis.h"
+#include "asm/optab.h"
 
 static void usage(FILE *f)
 {

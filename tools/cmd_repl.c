@@ -10,12 +10,12 @@
 
 #include <editline/readline.h>
 
-#include "asmint.h"
-#include "builtin.h"
-#include "cmds.h"
-#include "profile.h"
-#include "repl.h"
-#include "runargs.h"
+#include "asm/asmint.h"
+#include "stdlib/builtin.h"
+#include "tools/cmds.h"
+#include "stdlib/profile.h"
+#include "tools/repl.h"
+#include "tools/runargs.h"
 
 static const struct {
     const char *name, *args, *summary, *help;

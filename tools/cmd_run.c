@@ -8,13 +8,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmds.h"
-#include "interp.h"
-#include "native.h"
-#include "profile.h"
-#include "runargs.h"
-#include "value.h"
-#include "vm.h"
+#include "tools/cmds.h"
+#include "vm/interp.h"
+#include "vm/native.h"
+#include "stdlib/profile.h"
+#include "tools/runargs.h"
+#include "tools/value.h"
+#include "vm/vm.h"
 
 static void usage(FILE *f)
 {

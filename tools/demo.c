@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "convert.h"
-#include "half.h"
-#include "reinterpret.h"
+#include "stdlib/convert.h"
+#include "stdlib/half.h"
+#include "stdlib/reinterpret.h"
 
 typedef union {
     int64_t i;

@@ -1,4 +1,4 @@
-#include "file.h"
+#include "tools/file.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -13,11 +13,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytecode.h"
-#include "interp.h"
-#include "native.h"
-#include "types.h"
-#include "vm.h"
+#include "vm/bytecode.h"
+#include "vm/interp.h"
+#include "vm/native.h"
+#include "stdlib/types.h"
+#include "vm/vm.h"
 
 /* X(name, arguments, one-line summary, more help or "") */
 #define REPL_COMMANDS(X)                                                     \

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "lit.h"
-#include "note.h"
-#include "profile.h"
-#include "repl.h"
-#include "value.h"
+#include "asm/asm.h"
+#include "asm/lit.h"
+#include "stdlib/note.h"
+#include "stdlib/profile.h"
+#include "tools/repl.h"
+#include "tools/value.h"
 
 void repl_lets_free(repl *r)
 {

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcfile.h"
-#include "file.h"
-#include "profile.h"
-#include "repl.h"
-#include "runargs.h"
+#include "vm/bcfile.h"
+#include "tools/file.h"
+#include "stdlib/profile.h"
+#include "tools/repl.h"
+#include "tools/runargs.h"
 
 /* ---- the module ---- */
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl.h"
-#include "runargs.h"
-#include "value.h"
+#include "tools/repl.h"
+#include "tools/runargs.h"
+#include "tools/value.h"
 
 static const bc_kernel *kern(const repl *r)
 {

@@ -1,15 +1,15 @@
-#include "runargs.h"
+#include "tools/runargs.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "file.h"
-#include "lit.h"
-#include "value.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "tools/file.h"
+#include "asm/lit.h"
+#include "tools/value.h"
 
 static int fail(char *why, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytecode.h"
-#include "vm.h"
+#include "vm/bytecode.h"
+#include "vm/vm.h"
 
 enum { RA_WHY = 512 };
 

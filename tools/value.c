@@ -1,4 +1,4 @@
-#include "value.h"
+#include "tools/value.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half.h"
-#include "lit.h"
+#include "stdlib/half.h"
+#include "asm/lit.h"
 
 /* ---- printing ---- */
 

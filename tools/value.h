@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 enum {
     VAL_HEX = 1,        /* each component as its bits, 0x3f800000, 0xff;

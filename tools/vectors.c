@@ -1,4 +1,4 @@
-#include "vectors.h"
+#include "tools/vectors.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "builtin.h"
-#include "types.h"
+#include "stdlib/builtin.h"
+#include "stdlib/types.h"
 
 enum vec_class {
     VEC_DEFINED,   /* defined */

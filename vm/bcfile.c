@@ -5,7 +5,7 @@
  * reader trusts nothing: each offset, size and count is checked against the
  * bytes that are really there, in 64-bit arithmetic, before anything is
  * read or allocated; then bc_verify checks the meaning. */
-#include "bcfile.h"
+#include "vm/bcfile.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 #define BC_MAGIC "CLVMBC\0"   /* 8 bytes with the string's own NUL */
 enum { BC_FORMAT_VERSION = 1 };

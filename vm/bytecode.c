@@ -1,18 +1,18 @@
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const bc_baseinfo bc_bases[BCB_COUNT] = {
 #define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = {#NAME, OPS, TYPES, SYN},
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 };
 
 const bc_opinfo bc_ops[BC_NOPS] = {
 #define XV(NAME, SUF, TY) [BC_##NAME##SUF] = {#NAME #SUF, BCB_##NAME, TY},
 #define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 #undef XV
 };

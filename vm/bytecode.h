@@ -19,12 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 /* Operations (one per row of opcodes.def) ... */
 enum bc_base {
 #define OP(NAME, CLASS, OPS, TYPES, SYN) BCB_##NAME,
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
     BCB_COUNT
 };
@@ -33,7 +33,7 @@ enum bc_base {
 enum bc_op {
 #define XV(NAME, SUF, TY) BC_##NAME##SUF,
 #define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 #undef XV
     BC_NOPS

@@ -1,7 +1,7 @@
 /* Running a kernel over an NDRange: validating the range, spreading
  * work-groups over threads, barriers between the warps of a group, and the
  * one trap that is reported (the same whatever the thread count). */
-#include "interp.h"
+#include "vm/interp.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "profile.h"
+#include "stdlib/builtin.h"
+#include "stdlib/profile.h"
 
 const char *vm_trap_name(enum vm_trapkind k)
 {

@@ -28,17 +28,17 @@
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 
-#include "interp.h"
+#include "vm/interp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "half.h"
-#include "loadstore.h"
-#include "mathfn.h"
-#include "profile.h"
-#include "reinterpret.h"
+#include "stdlib/half.h"
+#include "stdlib/loadstore.h"
+#include "stdlib/mathfn.h"
+#include "stdlib/profile.h"
+#include "stdlib/reinterpret.h"
 
 #if defined(__GNUC__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
@@ -1100,14 +1100,14 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
  * environment variable CLVM_ISA=base forces the baseline. */
 #define INTERP_LOOP interp_base
 #define INTERP_TARGET
-#include "interp.c"
+#include "vm/interp.c"
 #undef INTERP_LOOP
 #undef INTERP_TARGET
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(CLVM_NO_AVX2)
 #define HAVE_AVX2 1
 #define INTERP_LOOP interp_avx2
 #define INTERP_TARGET __attribute__((target("avx2")))
-#include "interp.c"
+#include "vm/interp.c"
 #undef INTERP_LOOP
 #undef INTERP_TARGET
 #endif
@@ -2045,7 +2045,7 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
     static const void *const labels[XOP_COUNT] = {
 #define XV(NAME, S, TY) [BC_##NAME##S] = &&L_BC_##NAME##S,
 #define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 #undef XV
         [XOP_END] = &&L_XOP_END,
@@ -2081,7 +2081,7 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
     }                                                                       \
     vmbreak;
 #define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 #undef XV
         vmcase(XOP_END) goto done;

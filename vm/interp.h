@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytecode.h"
-#include "convert.h"
-#include "vm.h"
+#include "vm/bytecode.h"
+#include "stdlib/convert.h"
+#include "vm/vm.h"
 
 enum {
     VM_MAXW = 64,          /* lanes per warp at most (one uint64_t mask) */

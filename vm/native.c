@@ -1,7 +1,7 @@
 /* Host calls through libffi: the --native libraries, binding a module's
  * externs to their functions, and the CALL and PRINTF instructions
  * (docs/security.md says what a kernel can and cannot reach). */
-#include "native.h"
+#include "vm/native.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half.h"
-#include "interp.h"
-#include "printf.h"
+#include "stdlib/half.h"
+#include "vm/interp.h"
+#include "vm/printf.h"
 
 /* One extern, bound: its function and call interface. */
 typedef struct {

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 typedef struct vm_natives vm_natives;
 

@@ -1,6 +1,6 @@
 /* printf formats: the one parser and checker the assembler and the
  * verifier share (vm/printf.h). */
-#include "printf.h"
+#include "vm/printf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 enum { PF_MAX_WIDTH = 4096 };
 

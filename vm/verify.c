@@ -7,16 +7,16 @@
  * interpreter checks only memory bounds, alignment and barriers.
  * docs/bytecode.md lists the rules; each check here has a test in
  * tests/unit/test_verify.c that fails without it. */
-#include "bcfile.h"
+#include "vm/bcfile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "mathfn.h"
-#include "printf.h"
+#include "stdlib/convert.h"
+#include "stdlib/mathfn.h"
+#include "vm/printf.h"
 
 enum { NOPC = UINT32_MAX };
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 /* One kernel argument. For a pointer parameter: a buffer (global/constant:
  * data/size, owned by the caller and written in place) or, for a local

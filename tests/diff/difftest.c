@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "asm.h"
-#include "gen.h"
-#include "vm.h"
+#include "asm/asm.h"
+#include "tests/diff/gen.h"
+#include "vm/vm.h"
 
 static const char cl_prologue[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"

@@ -3,7 +3,7 @@
  * operations whose result the specification leaves open are masked or
  * never generated. Each expression is built as text in both languages at
  * once, so the two kernels agree by construction. */
-#include "gen.h"
+#include "tests/diff/gen.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
+#include "stdlib/types.h"
 
 /* The buffers every generated kernel takes, in parameter order: one input
  * and one output per scalar type. X(suffix, enum ty_scalar) */

@@ -1,14 +1,14 @@
 /* What the fuzz targets share: the check that aborts, and running a
  * module under a fuzz-chosen NDRange (fuzz.h). */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
-#include "types.h"
-#include "vm.h"
+#include "stdlib/profile.h"
+#include "stdlib/types.h"
+#include "vm/vm.h"
 
 void fuzz_check(int ok, const char *msg, const char *file, int line)
 {

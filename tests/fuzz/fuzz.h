@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 enum { FUZZ_CTL = 64 };
 

@@ -41,7 +41,7 @@ fuzz-lib:
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h \
                       $(FUZZ_BUILD)/code.a
-	$(FUZZ_CC) $(CPPFLAGS) -Itests/fuzz -std=c11 $(WARN) -ffp-contract=off \
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(WARN) -ffp-contract=off \
 	  -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer tests/fuzz/fuzz_$*.c \
 	  tests/fuzz/fuzz.c $(FUZZ_BUILD)/code.a $(LDLIBS) -o $@
 

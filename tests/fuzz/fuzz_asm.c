@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "dis.h"
-#include "fuzz.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "asm/dis.h"
+#include "tests/fuzz/fuzz.h"
 
 static const char *const FILENAME = "fuzz.clasm";
 

@@ -2,8 +2,8 @@
  * assembles runs under a step limit. It reaches deeper into the
  * interpreter than fuzz_run, since mutated text stays well-typed more
  * often than mutated bytes stay verifiable. */
-#include "asm.h"
-#include "fuzz.h"
+#include "asm/asm.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcfile.h"
-#include "dis.h"
-#include "fuzz.h"
+#include "vm/bcfile.h"
+#include "asm/dis.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 /* Fuzz target: a control block (fuzz.h) and then .bc bytes. A module that
  * reads and verifies runs under a step limit; bc_verify's promise is that
  * nothing it accepts can crash the interpreter. */
-#include "bcfile.h"
-#include "fuzz.h"
+#include "vm/bcfile.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

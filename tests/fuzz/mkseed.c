@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "asm.h"
-#include "bcfile.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
 
 int main(int argc, char **argv)
 {

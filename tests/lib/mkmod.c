@@ -1,4 +1,4 @@
-#include "mkmod.h"
+#include "tests/lib/mkmod.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "bytecode.h"
+#include "vm/bytecode.h"
 
 typedef struct mk_mod mk_mod;
 

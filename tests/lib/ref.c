@@ -1,4 +1,4 @@
-#include "ref.h"
+#include "tests/lib/ref.h"
 
 #include <string.h>
 

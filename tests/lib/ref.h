@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "note.h"
-#include "round.h"
-#include "types.h"
+#include "stdlib/note.h"
+#include "stdlib/round.h"
+#include "stdlib/types.h"
 
 enum ref_class { REF_FINITE, REF_INF, REF_NAN };
 

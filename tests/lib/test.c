@@ -1,4 +1,4 @@
-#include "test.h"
+#include "tests/lib/test.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -33,8 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "reinterpret.h"
+#include "stdlib/profile.h"
+#include "stdlib/reinterpret.h"
 
 /* The device the pocl profile was measured on (clinfo's Device Name). */
 #define POCL_DEVICE "pthread-skylake-avx512-AMD EPYC"

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "dis.h"
-#include "half.h"
-#include "lit.h"
-#include "optab.h"
-#include "test.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "asm/dis.h"
+#include "stdlib/half.h"
+#include "asm/lit.h"
+#include "asm/optab.h"
+#include "tests/lib/test.h"
 
 /* Assembles src; diagnostics go to *diag (malloc'd) when diag is given. */
 static int assemble(const char *src, bc_module *m, char **diag)

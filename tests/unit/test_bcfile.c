@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bcfile.h"
-#include "round.h"
-#include "test.h"
+#include "vm/bcfile.h"
+#include "stdlib/round.h"
+#include "tests/lib/test.h"
 
 /* ---- a tiny module builder ---- */
 

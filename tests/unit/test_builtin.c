@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
-#include "test.h"
+#include "stdlib/builtin.h"
+#include "tests/lib/test.h"
 
 /* The test's own spellings, so that the parser is checked against names
  * built independently of types.c and builtin.c. */

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds.h"
-#include "test.h"
+#include "tools/cmds.h"
+#include "tests/lib/test.h"
 
 static const char *const files[] = {
     "cts_special_conversions.tsv", "spec_examples.tsv", "wasm_conversions.tsv",

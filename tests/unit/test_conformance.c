@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "loadstore.h"
-#include "reinterpret.h"
-#include "test.h"
-#include "vectors.h"
+#include "stdlib/convert.h"
+#include "stdlib/loadstore.h"
+#include "stdlib/reinterpret.h"
+#include "tests/lib/test.h"
+#include "tools/vectors.h"
 
 /* The files hold little-endian elements; stdlib registers are host order.
  * They coincide on a little-endian host, which this test assumes. */

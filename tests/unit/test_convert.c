@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "convert.h"
-#include "test.h"
+#include "stdlib/convert.h"
+#include "tests/lib/test.h"
 
 #define RANGE NOTE_FLT_RANGE
 #define FNAN NOTE_FLT_NAN

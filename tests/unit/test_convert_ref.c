@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "convert.h"
-#include "half.h"
-#include "ref.h"
-#include "test.h"
+#include "stdlib/convert.h"
+#include "stdlib/half.h"
+#include "tests/lib/ref.h"
+#include "tests/lib/test.h"
 
 enum { BATCH = 256 };
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "tests/lib/test.h"
 
 /* Each target's entry point under its own name. */
 int fuzz_asm_one(const uint8_t *data, size_t size);
@@ -17,18 +17,18 @@ int fuzz_bc_one(const uint8_t *data, size_t size);
 int fuzz_run_one(const uint8_t *data, size_t size);
 int fuzz_asmrun_one(const uint8_t *data, size_t size);
 #define LLVMFuzzerTestOneInput fuzz_asm_one
-#include "../fuzz/fuzz_asm.c"
+#include "tests/unit/../fuzz/fuzz_asm.c"
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_bc_one
-#include "../fuzz/fuzz_bc.c"
+#include "tests/unit/../fuzz/fuzz_bc.c"
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_run_one
-#include "../fuzz/fuzz_run.c"
+#include "tests/unit/../fuzz/fuzz_run.c"
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_asmrun_one
-#include "../fuzz/fuzz_asmrun.c"
+#include "tests/unit/../fuzz/fuzz_asmrun.c"
 #undef LLVMFuzzerTestOneInput
-#include "../fuzz/fuzz.c"
+#include "tests/unit/../fuzz/fuzz.c"
 
 static char current[512];
 

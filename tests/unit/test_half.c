@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "half.h"
-#include "bits.h"
-#include "test.h"
+#include "stdlib/half.h"
+#include "tests/lib/bits.h"
+#include "tests/lib/test.h"
 
 static const enum rnd modes[] = {
 #define X(E, n) RND_##E,

@@ -1,8 +1,8 @@
 #include <string.h>
 
-#include "loadstore.h"
-#include "bits.h"
-#include "test.h"
+#include "stdlib/loadstore.h"
+#include "tests/lib/bits.h"
+#include "tests/lib/test.h"
 
 /* Restated here, not taken from types.c. */
 static const unsigned esz[TY_NSCALAR] = {

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "bits.h"
-#include "mathfn.h"
-#include "test.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "tests/lib/bits.h"
+#include "stdlib/mathfn.h"
+#include "tests/lib/test.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static uint64_t rnd64(void)

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "native.h"
-#include "test.h"
-#include "vm.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "vm/native.h"
+#include "tests/lib/test.h"
+#include "vm/vm.h"
 
 static const char *const LIB = "tests/native/libclvmtest.so";
 

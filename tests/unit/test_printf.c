@@ -2,8 +2,8 @@
  * verifier share, and the C formats it hands to snprintf. */
 #include <string.h>
 
-#include "printf.h"
-#include "test.h"
+#include "vm/printf.h"
+#include "tests/lib/test.h"
 
 static int parse_one(const char *fmt, pf_spec *s, pf_error *e)
 {

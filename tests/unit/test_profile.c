@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "profile.h"
-#include "test.h"
+#include "stdlib/profile.h"
+#include "tests/lib/test.h"
 
 static uint64_t cv(enum prof_id p, enum ty_scalar d, enum ty_scalar s,
                    double x, bool sat, enum rnd r, int *notes)

@@ -1,8 +1,8 @@
 #include <string.h>
 
-#include "note.h"
-#include "reinterpret.h"
-#include "test.h"
+#include "stdlib/note.h"
+#include "stdlib/reinterpret.h"
+#include "tests/lib/test.h"
 
 /* The facts the expectations rest on, restated here rather than taken from
  * types.c: element sizes, and a 3-vector occupying 4 elements. */

@@ -1,7 +1,7 @@
 #include <string.h>
 
-#include "test.h"
-#include "types.h"
+#include "tests/lib/test.h"
+#include "stdlib/types.h"
 
 static void names_round_trip(void)
 {

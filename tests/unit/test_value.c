@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "cmds.h"
-#include "half.h"
-#include "bits.h"
-#include "test.h"
-#include "value.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "tools/cmds.h"
+#include "stdlib/half.h"
+#include "tests/lib/bits.h"
+#include "tests/lib/test.h"
+#include "tools/value.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})

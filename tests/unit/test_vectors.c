@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test.h"
-#include "vectors.h"
+#include "tests/lib/test.h"
+#include "tools/vectors.h"
 
 /* Files go into a fresh temporary directory, removed at the end. */
 static char dir[256];

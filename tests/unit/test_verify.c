@@ -5,9 +5,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "bcfile.h"
-#include "round.h"
-#include "test.h"
+#include "vm/bcfile.h"
+#include "stdlib/round.h"
+#include "tests/lib/test.h"
 
 /* ---- a tiny module builder ---- */
 

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "bcfile.h"
-#include "half.h"
-#include "interp.h"
-#include "mkmod.h"
-#include "bits.h"
-#include "test.h"
-#include "vm.h"
+#include "asm/asm.h"
+#include "vm/bcfile.h"
+#include "stdlib/half.h"
+#include "vm/interp.h"
+#include "tests/lib/mkmod.h"
+#include "tests/lib/bits.h"
+#include "tests/lib/test.h"
+#include "vm/vm.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -2,11 +2,11 @@
  * the same bits on every input they take. */
 #include <string.h>
 
-#include "asm.h"
-#include "convert.h"
-#include "interp.h"
-#include "test.h"
-#include "vm.h"
+#include "asm/asm.h"
+#include "stdlib/convert.h"
+#include "vm/interp.h"
+#include "tests/lib/test.h"
+#include "vm/vm.h"
 
 /* vm_f2i_sat_rte (the vectorised convert_int_sat_rte of the hot loop)
  * equals stdlib's on a stride through all floats and on the edges. */
