@@ -1,3 +1,5 @@
+/* Built-in names (stdlib/builtin.h): convert_/as_/vload/vstore names parsed
+ * into a descriptor and formatted back. */
 #include "stdlib/builtin.h"
 
 #include <stdio.h>

@@ -1,21 +1,16 @@
+/* vloadN/vstoreN and the half forms over a bounds-checked buffer
+ * (stdlib/loadstore.h). */
 #include "stdlib/loadstore.h"
 
 #include <assert.h>
 #include <string.h>
 
+#include "stdlib/bytes.h"
 #include "stdlib/half.h"
 
-/* Memory is little-endian. On a little-endian host an element's register
- * bytes are its memory bytes, so moving n elements is one memcpy; any
- * other host (or -DCLVM_GENERIC_ENDIAN, to test this path) assembles each
- * element from its bytes. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-    !defined(CLVM_GENERIC_ENDIAN)
-#define HOST_LE 1
-#else
-#define HOST_LE 0
-#endif
-
+/* Memory is little-endian (stdlib/bytes.h). On a little-endian host an
+ * element's register bytes are its memory bytes, so moving n elements is one
+ * memcpy; any other host assembles each element from its bytes. */
 #if defined(__GNUC__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #else
@@ -84,46 +79,6 @@ static inline enum ls_err locate(const ls_buf *b, uint64_t p, uint64_t offset,
     return fault(f, aligned ? LS_BOUNDS : LS_ALIGN, a, len, align);
 }
 
-#if !HOST_LE
-static uint64_t get_le(const uint8_t *m, unsigned size)
-{
-    uint64_t v = 0;
-    for (unsigned k = size; k-- > 0;)
-        v = v << 8 | m[k];
-    return v;
-}
-
-static void put_le(uint8_t *m, unsigned size, uint64_t v)
-{
-    for (unsigned k = 0; k < size; k++, v >>= 8)
-        m[k] = (uint8_t)v;
-}
-
-/* An element of a register, as the unsigned integer of its size. */
-static uint64_t reg_get(const uint8_t *r, unsigned size)
-{
-    uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
-    switch (size) {
-    case 1: memcpy(&u8, r, 1); return u8;
-    case 2: memcpy(&u16, r, 2); return u16;
-    case 4: memcpy(&u32, r, 4); return u32;
-    default: memcpy(&u64, r, 8); return u64;
-    }
-}
-
-static void reg_put(uint8_t *r, unsigned size, uint64_t v)
-{
-    uint8_t u8 = (uint8_t)v; uint16_t u16 = (uint16_t)v;
-    uint32_t u32 = (uint32_t)v;
-    switch (size) {
-    case 1: memcpy(r, &u8, 1); break;
-    case 2: memcpy(r, &u16, 2); break;
-    case 4: memcpy(r, &u32, 4); break;
-    default: memcpy(r, &v, 8); break;
-    }
-}
-#endif
-
 /* n elements of size bytes between a register and memory. */
 static void to_reg(void *dst, const uint8_t *m, unsigned size, unsigned n)
 {
@@ -131,7 +86,7 @@ static void to_reg(void *dst, const uint8_t *m, unsigned size, unsigned n)
     copy(dst, m, (size_t)size * n);
 #else
     for (unsigned i = 0; i < n; i++)
-        reg_put((uint8_t *)dst + i * size, size, get_le(m + i * size, size));
+        ty_put_bits((uint8_t *)dst + i * size, size, le_load(m + i * size, size));
 #endif
 }
 
@@ -141,8 +96,8 @@ static void to_mem(uint8_t *m, const void *src, unsigned size, unsigned n)
     copy(m, src, (size_t)size * n);
 #else
     for (unsigned i = 0; i < n; i++)
-        put_le(m + i * size, size, reg_get((const uint8_t *)src + i * size,
-                                           size));
+        le_store(m + i * size, size,
+                 ty_get_bits((const uint8_t *)src + i * size, size));
 #endif
 }
 

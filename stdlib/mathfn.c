@@ -1,3 +1,4 @@
+/* The math built-ins of stdlib/mathfn.h's table, one element at a time. */
 #include "stdlib/mathfn.h"
 
 #include <math.h>

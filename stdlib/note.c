@@ -1,3 +1,5 @@
+/* The notes (stdlib/note.h): names and spec rules of the implementation-
+ * defined and undefined cases the built-ins report. */
 #include "stdlib/note.h"
 #include "stdlib/round.h"
 

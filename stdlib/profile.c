@@ -1,3 +1,5 @@
+/* Device profiles (stdlib/profile.h): what each named device gives in each
+ * implementation-defined case. */
 #include "stdlib/profile.h"
 
 #include <math.h>

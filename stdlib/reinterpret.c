@@ -1,3 +1,4 @@
+/* as_type (stdlib/reinterpret.h): a value's bits as another type of its size. */
 #include "stdlib/reinterpret.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* OpenCL C types (stdlib/types.h): names, sizes, signedness, parsing, and
+ * element access in host order. */
 #include "stdlib/types.h"
 
 #include <stdio.h>
@@ -48,13 +50,21 @@ void ty_put_bits(void *p, unsigned n, uint64_t v)
 
 enum ty_scalar ty_signed_of(enum ty_scalar s)
 {
-    switch (ty_scalar_size(s)) {
-    case 1: return TY_CHAR;
-    case 2: return TY_SHORT;
-    case 4: return TY_INT;
-    default: return TY_LONG;
-    }
+    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
+                                       0, 0, 0, TY_LONG};
+    return (enum ty_scalar)by_size[ty_scalar_size(s)];
 }
+
+enum ty_scalar ty_unsigned_of(enum ty_scalar s)
+{
+    return (enum ty_scalar)(ty_signed_of(s) + 1);
+}
+_Static_assert(TY_UCHAR == TY_CHAR + 1 && TY_USHORT == TY_SHORT + 1 &&
+               TY_UINT == TY_INT + 1 && TY_ULONG == TY_LONG + 1,
+               "TY_SCALARS lists each unsigned type right after its signed one");
+
+ty_t ty_signed(ty_t t) { return (ty_t){(uint8_t)ty_signed_of((enum ty_scalar)t.s), t.n}; }
+ty_t ty_unsigned(ty_t t) { return (ty_t){(uint8_t)ty_unsigned_of((enum ty_scalar)t.s), t.n}; }
 
 int ty_width_index(unsigned n)
 {

@@ -49,8 +49,12 @@ bool ty_is_signed(enum ty_scalar s);              /* signed integers only */
  * and its store (v's low n bytes). p needs no alignment. */
 uint64_t ty_get_bits(const void *p, unsigned n);
 void ty_put_bits(void *p, unsigned n, uint64_t v);
-/* The signed integer type of s's size (half: short, double: long). */
+/* The signed and the unsigned integer type of s's size (half: short,
+ * double: long), and of t's size with t's lane count (int4 for float4). */
 enum ty_scalar ty_signed_of(enum ty_scalar s);
+enum ty_scalar ty_unsigned_of(enum ty_scalar s);
+ty_t ty_signed(ty_t t);
+ty_t ty_unsigned(ty_t t);
 bool ty_valid_width(unsigned n);
 int ty_width_index(unsigned n);                   /* 0..5, or -1 */
 

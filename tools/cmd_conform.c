@@ -27,7 +27,7 @@
 #include "stdlib/convert.h"
 #include "vm/native.h"
 #include "stdlib/profile.h"
-#include "tools/vectors.h"
+#include "tools/conformvec.h"
 #include "vm/vm.h"
 
 enum {

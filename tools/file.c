@@ -1,3 +1,4 @@
+/* Whole-file input for the clvm commands (tools/file.h). */
 #include "tools/file.h"
 
 #include <errno.h>

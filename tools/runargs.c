@@ -1,3 +1,5 @@
+/* What `clvm run` and `clvm repl` share (tools/runargs.h): modules, kernels,
+ * NDRange lists, kernel arguments, --print. */
 #include "tools/runargs.h"
 
 #include <errno.h>

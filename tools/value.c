@@ -1,3 +1,5 @@
+/* Values of OpenCL C types as text (tools/value.h): the one printer and
+ * parser that `clvm run` and the REPL share. */
 #include "tools/value.h"
 
 #include <math.h>

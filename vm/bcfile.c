@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stdlib/bytes.h"
+
 /* Fixed sizes of the file's records, in bytes. */
 enum {
     HDR = 16,        /* magic, version, flags, section count */
@@ -45,27 +47,11 @@ const char *bc_section_name(uint32_t id)
     return NULL;
 }
 
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
-
-static uint32_t get16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return get16(p) | get16(p + 2) << 16;
-}
+/* The file's fields: little-endian, through stdlib/bytes.h. */
+static void put16(uint8_t *p, uint32_t v) { le_store(p, 2, v); }
+static void put32(uint8_t *p, uint32_t v) { le_store(p, 4, v); }
+static uint32_t get16(const uint8_t *p) { return (uint32_t)le_load(p, 2); }
+static uint32_t get32(const uint8_t *p) { return (uint32_t)le_load(p, 4); }
 
 /* ---- writer ---- */
 

@@ -1,3 +1,4 @@
+/* The opcode tables generated from vm/opcodes.def (vm/bytecode.h). */
 #include "vm/bytecode.h"
 
 #include <stdlib.h>

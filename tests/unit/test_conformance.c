@@ -9,7 +9,7 @@
 #include "stdlib/loadstore.h"
 #include "stdlib/reinterpret.h"
 #include "tests/lib/test.h"
-#include "tools/vectors.h"
+#include "tools/conformvec.h"
 
 /* The files hold little-endian elements; stdlib registers are host order.
  * They coincide on a little-endian host, which this test assumes. */

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "tests/lib/test.h"
-#include "tools/vectors.h"
+#include "tools/conformvec.h"
 
 /* Files go into a fresh temporary directory, removed at the end. */
 static char dir[256];

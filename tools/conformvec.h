@@ -9,8 +9,8 @@
  * Bytes are as in the file: memory order, little-endian elements. Blank
  * lines are skipped; a trailing CR (CRLF files) and a missing final
  * newline are fine. Hex may be upper or lower case. */
-#ifndef CLVM_VECTORS_H
-#define CLVM_VECTORS_H
+#ifndef CLVM_CONFORMVEC_H
+#define CLVM_CONFORMVEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

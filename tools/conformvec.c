@@ -1,4 +1,5 @@
-#include "tools/vectors.h"
+/* Reader of the conformance vector files (tools/conformvec.h). */
+#include "tools/conformvec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
