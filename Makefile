@@ -5,6 +5,7 @@
 #   make check-exhaustive all 2^32 floats against the reference (long)
 #   make DISPATCH=switch  the switch-dispatch build (build/switch/)
 #   make bench            clvm vs PoCL vs plain C, RATIO lines (bench/)
+#   make bench-insns      interpreter instruction counts (BASE=dir compares)
 #   make difftest         generated kernels on clvm and PoCL, bit for bit
 #   make fuzz             libFuzzer targets (FUZZ_SECONDS=n); fuzz-replay
 #   make coverage         line and branch coverage of vm/ asm/ stdlib/
@@ -129,7 +130,7 @@ include bench/bench.mk
 -include tests/coverage.mk
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 .PHONY: all test sanitize check-exhaustive demo deps docs clean help
 .SECONDARY:

@@ -31,3 +31,10 @@ bench: $(BUILD)/clvm $(BENCH_BIN)
 	  BENCH_ITERS=$(BENCH_ITERS) CLVM_SHARED=$(SHARED) sh bench/run.sh $(BUILD)
 
 .PHONY: bench
+
+# make bench-insns: interpreter instruction counts under callgrind (BASE=
+# another build directory to compare with).
+bench-insns: $(BUILD)/clvm $(BUILD)/bench/gen
+	@sh bench/insns.sh $(if $(BASE),$(BASE) )$(BUILD)
+
+.PHONY: bench-insns
