@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tools/cmds.h"
+#include "tools/npy.h"
 #include "vm/interp.h"
 #include "vm/native.h"
 #include "stdlib/profile.h"
@@ -21,8 +22,9 @@ static void usage(FILE *f)
     fprintf(f,
 "usage: clvm run FILE.clasm|FILE.bc --global G[,G[,G]] [options]\n"
 "\n"
-"Runs one kernel over an NDRange. A .clasm file is assembled first (its\n"
-"diagnostics go to stderr); any other file must be a bytecode module.\n"
+"Runs one kernel over an NDRange. FILE is a bytecode module if it starts\n"
+"with the bytecode magic, whatever its name; else it must be IR text,\n"
+"which is assembled first (its diagnostics go to stderr).\n"
 "\n"
 "  --kernel NAME          the kernel to run (default: the only one)\n"
 "  --global G[,G[,G]]     global size per dimension; 1 to 3 numbers set\n"
@@ -38,9 +40,14 @@ static void usage(FILE *f)
 "                         (float4)(1, 2, 3, 4) or (float4)(1); it must fit\n"
 "                         the type exactly (no conversion, no overflow)\n"
 "      global/constant *  @PATH: a buffer holding the file's bytes, of\n"
-"                         its size; zeros:BYTES: a zero-filled buffer\n"
+"                         its size, or, for a NumPy .npy file (known by\n"
+"                         its content), its array, whose dtype must be\n"
+"                         the pointee's element type; zeros:BYTES: a\n"
+"                         zero-filled buffer\n"
 "      local *            local:BYTES: that much local memory per group\n"
-"  --out NAME=PATH        write buffer NAME to PATH after the run\n"
+"  --out NAME=PATH        write buffer NAME to PATH after the run: raw\n"
+"                         bytes, or a NumPy array of the pointee type\n"
+"                         when PATH ends in .npy\n"
 "  --print NAME[:TYPE][:hex]\n"
 "                         print buffer NAME after the run, one element a\n"
 "                         line: 'NAME[i] = VALUE' in OpenCL C literal\n"
@@ -271,6 +278,13 @@ static int load(const char *path, bc_module *m)
     return ra_load(path, m, stderr, why, sizeof why) ? err("%s", why) : 0;
 }
 
+/* --out writes a NumPy array to a path ending in .npy, raw bytes else. */
+static bool is_npy(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && !strcmp(path + n - 4, ".npy");
+}
+
 /* Resolves --out/--print names to global or constant buffers with a
  * printing type that divides their size. */
 static int check_outputs(options *o, const bc_module *m, const bc_kernel *k,
@@ -295,9 +309,9 @@ static int check_outputs(options *o, const bc_module *m, const bc_kernel *k,
         if (!out->typed)
             out->type = g->type;
         uint64_t size = args[out->param].size, es = ty_sizeof(out->type);
-        if (!out->path && size % es)
-            return err("--print %s: the buffer's %llu bytes are not a whole "
-                       "number of %s (%llu bytes)", out->name,
+        if ((!out->path || is_npy(out->path)) && size % es)
+            return err("%s %s: the buffer's %llu bytes are not a whole "
+                       "number of %s (%llu bytes)", opt, out->name,
                        (unsigned long long)size, ty_name(out->type, tn),
                        (unsigned long long)es);
     }
@@ -313,8 +327,12 @@ static int write_out(const output *out, const vm_arg *a)
         return err("--out %s: cannot open '%s': %s", out->name, out->path,
                    strerror(errno));
     errno = 0;
-    size_t n = a->size ? fwrite(a->data, 1, (size_t)a->size, f) : 0;
-    int e = n != a->size || ferror(f) ? errno ? errno : EIO : 0;
+    uint8_t hdr[NPY_HDR_MAX];
+    size_t hl = is_npy(out->path)
+        ? npy_header(out->type, a->size / ty_sizeof(out->type), hdr) : 0;
+    size_t n = hl ? fwrite(hdr, 1, hl, f) : 0;
+    n += a->size ? fwrite(a->data, 1, (size_t)a->size, f) : 0;
+    int e = n != hl + a->size || ferror(f) ? errno ? errno : EIO : 0;
     if (fclose(f) && !e)
         e = errno ? errno : EIO;
     if (e)

@@ -10,6 +10,7 @@
 #include "asm/asm.h"
 #include "vm/bcfile.h"
 #include "tools/file.h"
+#include "tools/npy.h"
 #include "asm/lit.h"
 #include "tools/value.h"
 
@@ -137,13 +138,20 @@ int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
     if (!buf)
         return fail(why, len, "cannot read '%s': %s", path, strerror(errno));
     size_t pl = strlen(path);
-    bool bc = (n >= 8 && !memcmp(buf, BC_MAGIC, 8)) ||
-              (pl > 3 && !strcmp(path + pl - 3, ".bc"));
+    bool bc = n >= 8 && !memcmp(buf, BC_MAGIC, 8);
     int rc = 0;
     if (bc) {
         char e[512];
         if (bc_read(buf, n, m, e, sizeof e))
             rc = fail(why, len, "%s: %s", path, e);
+    } else if ((pl > 3 && !strcmp(path + pl - 3, ".bc")) ||
+               memchr(buf, 0, n)) {
+        /* Decided by content: IR is text, and bytecode starts with its
+         * magic whatever the file is called. */
+        rc = fail(why, len, "%s: neither clvm bytecode (it does not start "
+                  "with the magic \"%.7s\") nor IR text%s", path, BC_MAGIC,
+                  npy_is(buf, n) ? " (it is a NumPy array: pass it to a "
+                  "buffer with --arg NAME=@FILE)" : "");
     } else {
         int ne = asm_assemble((const char *)buf, n, path, m, diag);
         if (ne)
@@ -245,6 +253,41 @@ int ra_arg_param(const bc_module *m, const bc_kernel *k, const char *nv,
     return 0;
 }
 
+/* A buffer file in a->data that is a NumPy array (by its magic, or named
+ * .npy): its data, once its dtype and size are checked against parameter
+ * g. Raw files are taken as they are. */
+static int npy_arg(const bc_reg *g, const char *name, const char *v,
+                   const char *pd, vm_arg *a, char *why, size_t len)
+{
+    size_t pl = strlen(v);
+    bool named = pl > 4 && !strcmp(v + pl - 4, ".npy");
+    if (!npy_is(a->data, a->size) && !named)
+        return 0;
+    npy_info ni;
+    char e[256];
+    int rc = 0;
+    unsigned lanes = ty_lanes(g->type);
+    if (npy_parse(a->data, a->size, &ni, e, sizeof e))
+        rc = fail(why, len, "--arg %s=%s: %s", name, v, e);
+    else if (ni.s != g->type.s)
+        rc = fail(why, len, "--arg %s=%s: the file holds %s (dtype '%s'), "
+                  "'%s' is %s: save arr.astype(np.%s)", name, v,
+                  npy_type_name(ni.s), ni.descr, name, pd,
+                  npy_type_name((enum ty_scalar)g->type.s));
+    else if (ni.count % lanes)
+        rc = fail(why, len, "--arg %s=%s: %llu elements are not a whole "
+                  "number of %u-lane vectors for '%s' (%s)", name, v,
+                  (unsigned long long)ni.count, lanes, name, pd);
+    if (rc) {
+        free(a->data);
+        a->data = NULL;
+        return rc;
+    }
+    a->size -= ni.data;
+    memmove(a->data, (uint8_t *)a->data + ni.data, a->size);
+    return 0;
+}
+
 int ra_make_arg(const bc_reg *g, const char *name, const char *v,
                 vm_arg *a, char *why, size_t len)
 {
@@ -301,7 +344,7 @@ int ra_make_arg(const bc_reg *g, const char *name, const char *v,
             return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
                         v, v + 1, strerror(errno));
         a->data = d, a->size = fl;
-        return 0;
+        return npy_arg(g, name, v, pd, a, why, len);
     }
     return fail(why, len, "--arg %s=%s: '%s' is a buffer (%s): give @FILE "
                 "or zeros:BYTES", name, v, name, pd);
