@@ -25,7 +25,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 
-# Reference hashes (BENCHMARKS.md); other sizes are checked against the
+# Reference hashes (published with the benchmarks); other sizes are checked against the
 # plain C output.
 ref_bench() {
     case $1 in 4194304) echo e4e722c0960ebcbf ;; 33554432) echo d2f4b07453c76661 ;; esac
@@ -162,10 +162,10 @@ ratio() {   # benchmark, implementation, label
         -v l="RATIO $1 clvm/$3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
 }
 
-echo "bench (convert pipeline, BENCHMARKS.md 1): $n work-items," \
+echo "bench (convert pipeline): $n work-items," \
      "median of $runs runs, ns per work-item"
 report bench "$n"
-echo "loop (scalar loop, BENCHMARKS.md 2): $ln work-items x $iters iterations," \
+echo "loop (scalar loop): $ln work-items x $iters iterations," \
      "median of $runs runs, ns per loop iteration"
 report loop $((ln * iters))
 ratio bench pocl pocl-1thread

@@ -1,4 +1,4 @@
-/* clvm conform: conformance vector files (shared/conformance/README.md)
+/* clvm conform: conformance vector files (docs/conform.md)
  * through the real assembler and the real interpreter.
  *
  * The cases of one built-in on one source type form a group, and each
@@ -551,8 +551,8 @@ static void conform_file(conform *k, const char *path)
 static void usage(FILE *f)
 {
     fputs("usage: clvm conform [--profile NAME] [--stats] FILE.tsv...\n\n"
-          "Runs conformance vectors (shared/conformance/README.md gives the "
-          "format)\nthrough the assembler and the interpreter: the cases of "
+          "Runs conformance vectors (docs/conform.md gives the format)\n"
+          "through the assembler and the interpreter: the cases of "
           "one built-in on one\nsource type become one generated kernel. "
           "Prints every failing case\n(file:line, op, input, expected, got), "
           "then counts per class, and last\n\"N passed, N failed, N "

@@ -1,4 +1,4 @@
-/* Reader of the conformance vector format (shared/conformance/README.md):
+/* Reader of the conformance vector format (docs/conform.md):
  *
  *   op <TAB> src_type <TAB> arg <TAB> src_hex <TAB> expect_hex <TAB> class
  *

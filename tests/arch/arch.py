@@ -15,6 +15,7 @@ usage: tests/arch/arch.py BUILD_DIR [--graph]
 
 --graph prints the file-level graph (one "a -> b" per line) and exits.
 """
+import glob
 import os
 import re
 import subprocess
@@ -174,6 +175,28 @@ for f in files:
         continue
     for name, line, n in functions(text[f]):
         check(n <= MAX_FUNC, f"{f}:{line}: {name} is {n} lines (at most {MAX_FUNC})")
+
+# Docs name only files a user has: every repository path (vm/x.c,
+# docs/y.md, examples/z.clasm) and every capitalised .md named in
+# README.md and docs/ must exist here; the project's shared folder is not
+# something a user has.
+docs = ["README.md", "bench/README.md"] + sorted(
+    "docs/" + f for f in os.listdir("docs") if f.endswith(".md"))
+tops = ("vm", "asm", "stdlib", "tools", "tests", "docs", "examples", "bench")
+path_re = re.compile(r"(?<![\w/.$-])((?:\.\./)?(?:[\w.-]+/)+[\w.-]+|[A-Z][A-Z_]+\.md)\b")
+for d in docs:
+    src = open(d, encoding="utf-8").read()
+    for m in path_re.finditer(src):
+        name = m.group(1).rstrip(".")
+        if src[m.end():m.end() + 1] == "*":   # a pattern: tests/run/ex_*.out
+            name = glob.glob(name + "*")[0] if glob.glob(name + "*") else name
+        first = name.split("/")[0]
+        if "/" in name and first not in tops and first not in ("shared", ".."):
+            continue
+        if re.search(r"[A-Z]{4,}", name.split("/")[-1]) and "/" in name:
+            continue   # placeholders: tests/run/NAME.out
+        check(os.path.exists(name) or os.path.exists(os.path.join("docs", name)),
+              f"{d} names {name}, which is not in the repository")
 
 print(f"arch: {passed} passed, {failed} failed, 0 skipped")
 sys.exit(1 if failed else 0)
