@@ -28,6 +28,7 @@
 #include "vm/native.h"
 #include "stdlib/profile.h"
 #include "tools/conformvec.h"
+#include "tools/json.h"
 #include "vm/vm.h"
 
 enum {
@@ -98,6 +99,7 @@ typedef struct {
     uint8_t *bytes;
     size_t nb, bcap;
     uint32_t *order;      /* case numbers grouped */
+    json *js;             /* --json: the report goes here, else text */
 } conform;
 
 static void *xrealloc(void *p, size_t n)
@@ -434,25 +436,48 @@ static void run_group(conform *k, uint32_t gi)
     bc_free(&r.m);
 }
 
+/* --json: a case's place, operation and input, opening its object. */
+static void js_case(const conform *k, const kcase *c, const vec_case *vc,
+                    const char *result, char *h)
+{
+    char ty[TY_NAME_MAX], op[BI_NAME_MAX];
+    js_obj(k->js, NULL);
+    js_str(k->js, "result", result);
+    js_str(k->js, "file", k->file);
+    js_u64(k->js, "line", c->line);
+    js_str(k->js, "op", bi_format(&vc->op, op));
+    js_str(k->js, "type", ty_name(vc->src, ty));
+    if (vc->has_arg)
+        js_u64(k->js, "offset", c->arg);
+    js_str(k->js, "input", vec_hex(h, vc->src_bytes, NULL, c->src_len));
+}
+
 static void report(const conform *k, const kcase *c)
 {
     vec_case vc = unkeep(k, c);
     char ty[TY_NAME_MAX], op[BI_NAME_MAX];
     char *h = xrealloc(NULL, 2 * (c->src_len > c->len ? c->src_len : c->len)
                                  + 1);
+    const char *got = c->why == WHY_ASM
+        ? "nothing: the generated kernel did not assemble"
+        : c->why == WHY_TRAP ? c->trap   /* "trap: ..." */
+                             : NULL;
+    if (k->js) {
+        js_case(k, c, &vc, "failed", h);
+        js_str(k->js, "expected", vec_hex(h, vc.expect, vc.care, c->len));
+        js_str(k->js, got ? "error" : "got",
+               got ? got : vec_hex(h, got_of(k, c), NULL, c->len));
+        js_end(k->js);
+        free(h);
+        return;
+    }
     printf("%s:%lu: %s(%s)", k->file, c->line, bi_format(&vc.op, op),
            ty_name(vc.src, ty));
     if (vc.has_arg)
         printf(" offset %llu", (unsigned long long)c->arg);
     printf(": input %s\n", vec_hex(h, vc.src_bytes, NULL, c->src_len));
     printf("  expected %s\n", vec_hex(h, vc.expect, vc.care, c->len));
-    if (c->why == WHY_ASM)
-        printf("  got      nothing: the generated kernel did not "
-               "assemble\n");
-    else if (c->why == WHY_TRAP)
-        printf("  got      %s\n", c->trap);   /* "trap: ..." */
-    else
-        printf("  got      %s\n", vec_hex(h, got_of(k, c), NULL, c->len));
+    printf("  got      %s\n", got ? got : vec_hex(h, got_of(k, c), NULL, c->len));
     free(h);
 }
 
@@ -464,6 +489,20 @@ static void report_departure(const conform *k, const kcase *c)
     char ty[TY_NAME_MAX], op[BI_NAME_MAX];
     char *h = xrealloc(NULL, 2 * (c->src_len > c->len ? c->src_len : c->len)
                                  + 1);
+    if (k->js) {
+        js_case(k, c, &vc, "departure", h);
+        js_arr(k->js, "notes");
+        for (unsigned id = 0; id < NOTE_COUNT; id++)
+            if (c->departs >> id & 1)
+                js_str(k->js, NULL, note_name((enum note_id)id));
+        js_end(k->js);
+        js_str(k->js, "defined", vec_hex(h, vc.expect + 3 * c->len, vc.care,
+                                         c->len));
+        js_str(k->js, "gives", vec_hex(h, vc.expect, NULL, c->len));
+        js_end(k->js);
+        free(h);
+        return;
+    }
     printf("%s:%lu: %s(%s): input %s: departure", k->file, c->line,
            bi_format(&vc.op, op), ty_name(vc.src, ty),
            vec_hex(h, vc.src_bytes, NULL, c->src_len));
@@ -550,7 +589,7 @@ static void conform_file(conform *k, const char *path)
 
 static void usage(FILE *f)
 {
-    fputs("usage: clvm conform [--profile NAME] [--stats] FILE.tsv...\n\n"
+    fputs("usage: clvm conform [--profile NAME] [--stats] [--json] FILE.tsv...\n\n"
           "Runs conformance vectors (docs/conform.md gives the format)\n"
           "through the assembler and the interpreter: the cases of "
           "one built-in on one\nsource type become one generated kernel. "
@@ -568,7 +607,10 @@ static void usage(FILE *f)
           "  --native LIB.so the kernels may call LIB.so's functions "
           "(docs/security.md)\n"
           "  --stats         print the rate to stderr: \"conform: N cases in "
-          "S s (R cases/s)\"\n\n"
+          "S s (R cases/s)\"\n"
+          "  --json          the report as one JSON object on stdout: failing "
+          "cases and\n                  departures, counts per class, totals "
+          "(docs/json.md)\n\n"
           "exit status: 0 all passed, 1 a case failed, 2 usage error or a "
           "malformed\nor unreadable file\n", f);
 }
@@ -584,7 +626,7 @@ int cmd_conform(int argc, char **argv)
 {
     const char *profile = NULL, **files = xrealloc(NULL, (size_t)argc *
                                                              sizeof *files);
-    bool stats = false, opts = true;
+    bool stats = false, opts = true, as_json = false;
     int nfiles = 0, rc = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -598,6 +640,8 @@ int cmd_conform(int argc, char **argv)
             goto done;
         } else if (!strcmp(a, "--stats")) {
             stats = true;
+        } else if (!strcmp(a, "--json")) {
+            as_json = true;
         } else if (!strcmp(a, "--native") && i + 1 < argc) {
             char why[256];
             if ((!natives && !(natives = vm_natives_new())) ||
@@ -646,6 +690,13 @@ int cmd_conform(int argc, char **argv)
     memset(&k, 0, sizeof k);
     k.prof = (enum prof_id)prof;
     class_of(&k, "defined");
+    json js;
+    if (as_json) {
+        k.js = &js;
+        js_open(&js, stdout);
+        js_str(&js, "profile", prof_name(k.prof));
+        js_arr(&js, "cases");   /* failures and departures, in file order */
+    }
     for (int i = 0; i < nfiles; i++)
         conform_file(&k, files[i]);
     fflush(stdout);
@@ -659,20 +710,44 @@ int cmd_conform(int argc, char **argv)
         fprintf(stderr, "conform: %lu cases in %.3f s (%.0f cases/s)\n", n, s,
                 s > 0 ? (double)n / s : 0.0);
     }
-    if (k.prof != PROF_CLVM)
+    rc = k.malformed ? 2 : fail ? 1 : 0;
+    if (as_json)
+        js_end(&js);
+    if (as_json && k.prof != PROF_CLVM)
+        js_u64(&js, "departures", k.departures);
+    else if (k.prof != PROF_CLVM)
         printf("%s departures: %lu defined cases passed with the profile's "
                "bits\n", prof_name(k.prof), k.departures);
+    if (as_json)
+        js_obj(&js, "classes");
     for (size_t i = 0; i < k.ncls; i++) {
         const klass *c = &k.cls[i];
-        printf("%s: %lu passed, %lu failed, %lu skipped\n", c->name, c->pass,
-               c->fail, c->skip);
+        if (as_json) {
+            js_obj(&js, c->name);
+            js_u64(&js, "passed", c->pass);
+            js_u64(&js, "failed", c->fail);
+            js_u64(&js, "skipped", c->skip);
+            js_end(&js);
+        } else {
+            printf("%s: %lu passed, %lu failed, %lu skipped\n", c->name,
+                   c->pass, c->fail, c->skip);
+        }
         free(c->name);
     }
-    printf("%lu passed, %lu failed, %lu skipped\n", pass, fail, skip);
+    if (as_json) {
+        js_end(&js);
+        js_u64(&js, "passed", pass);
+        js_u64(&js, "failed", fail);
+        js_u64(&js, "skipped", skip);
+        js_bool(&js, "malformed_input", k.malformed);
+        js_i64(&js, "exit", rc);
+        js_close(&js);
+    } else {
+        printf("%lu passed, %lu failed, %lu skipped\n", pass, fail, skip);
+    }
     fflush(stdout);
     free(k.cls), free(k.g), free(k.slot), free(k.c), free(k.bytes);
     free(k.order);
-    rc = k.malformed ? 2 : fail ? 1 : 0;
 done:
     free(files);
     vm_natives_free(natives);

@@ -10,6 +10,7 @@
 
 #include "tools/cmds.h"
 #include "tools/npy.h"
+#include "tools/run_json.h"
 #include "vm/interp.h"
 #include "vm/native.h"
 #include "stdlib/profile.h"
@@ -60,6 +61,13 @@ static void usage(FILE *f)
 "  --warp W               work-items run in lockstep, 1..64 (default 64)\n"
 "  --max-steps N          instructions a warp may dispatch before the run\n"
 "                         traps (default %u)\n"
+"  --json                 print the outcome as one JSON object on stdout\n"
+"                         instead of --print's text: the --print buffers\n"
+"                         (else every global and constant one) as values\n"
+"                         and hex, printf output, the trap, the\n"
+"                         implementation-defined events (notes), --time's\n"
+"                         timing; an error gives {\"status\": \"error\"}\n"
+"                         (docs/json.md)\n"
 "  --time                 print 'time: kernel=SECONDS' (the run alone) to\n"
 "                         stderr\n"
 "  --profile NAME         clvm (default), strict, nvidia or pocl: give the\n"
@@ -87,16 +95,18 @@ static void usage(FILE *f)
             VM_DEFAULT_MAX_STEPS);
 }
 
+/* The last error, for --json's report of a run that never started. */
+static char last_err[1024];
+
 static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int err(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fflush(stdout);   /* keep the order of what was printed */
-    fputs("clvm run: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(last_err, sizeof last_err, fmt, ap);
     va_end(ap);
+    fflush(stdout);   /* keep the order of what was printed */
+    fprintf(stderr, "clvm run: %s\n", last_err);
     return 2;
 }
 
@@ -116,7 +126,8 @@ typedef struct {
     const char **natives;      /* --native LIB.so */
     output *outs;
     int nargs, nouts, nnatives;
-    bool time;
+    bool time, json;
+    bool warn_text;            /* --warn-impl: the warnings as text */
     vm_ndrange nd;
 } options;
 
@@ -216,7 +227,9 @@ static int parse_options(int argc, char **argv, options *o)
             if (!strcmp(a, "--time")) {
                 o->time = true;
             } else if (!strcmp(a, "--warn-impl")) {
-                o->nd.warn_impl = true;
+                o->nd.warn_impl = o->warn_text = true;
+            } else if (!strcmp(a, "--json")) {
+                o->json = o->nd.warn_impl = true;
             } else if (a[0] == '-' && a[1]) {
                 for (k = 0; k < OPT_COUNT; k++)
                     if (!strcmp(a, opt_names[k]))
@@ -359,11 +372,42 @@ static double now(void)
 typedef struct {
     options o;
     bc_module m;
-    bool loaded;
+    bool loaded, reported;     /* reported: --json's object is written */
     vm_natives *nat;
     vm_arg *args;
     uint32_t nargs;
+    char *out;                 /* --json: the kernel's printf output */
+    size_t outlen;
 } run_state;
+
+/* --json: the report of a run that happened (ok or trapped). */
+static void report(run_state *s, uint32_t ki, int kind, const vm_trap *trap,
+                   const vm_warnings *warns, double seconds, int rc)
+{
+    const options *o = &s->o;
+    const bc_kernel *k = &s->m.kernels[ki];
+    rj_buf *bufs = calloc(k->nparams + (size_t)o->nouts + 1, sizeof *bufs);
+    size_t nb = 0;
+    for (int i = 0; bufs && i < o->nouts; i++)
+        if (!o->outs[i].path)
+            bufs[nb++] = (rj_buf){o->outs[i].param, o->outs[i].type};
+    bool printed = nb > 0;
+    for (uint32_t p = 0; bufs && !printed && p < k->nparams; p++) {
+        const bc_reg *g = &k->regs[k->params[p].reg];
+        if (g->kind == BC_REG_PTR && g->space != BC_LOCAL &&
+            s->args[p].size % ty_sizeof(g->type) == 0)
+            bufs[nb++] = (rj_buf){p, g->type};
+    }
+    if (s->o.nd.out)
+        fclose(s->o.nd.out);
+    s->o.nd.out = NULL;
+    rj_run r = {o->file, &s->m, ki, o->nd.profile, s->args, bufs, nb,
+                s->out, s->outlen, kind, trap, warns, o->time, seconds,
+                rc ? rc : kind ? 1 : 0};
+    rj_write(stdout, &r);
+    s->reported = true;
+    free(bufs);
+}
 
 static int run(int argc, char **argv, run_state *s)
 {
@@ -422,6 +466,9 @@ static int run(int argc, char **argv, run_state *s)
             snprintf(form, sizeof form, "%s=%s", pn, ra_form_of(g));
             fprintf(stderr, "  --arg %-24s (%s)\n", form,
                     ra_decl(g, pn, pd, sizeof pd));
+            size_t at = strlen(last_err);   /* --json's message: all */
+            snprintf(last_err + at, sizeof last_err - at, " --arg %s (%s)",
+                     form, pd);
         }
     if (missing)
         rc = 2;
@@ -439,6 +486,8 @@ static int run(int argc, char **argv, run_state *s)
     vm_trap trap;
     vm_warnings warns = {0};
     o->nd.warnings = &warns;
+    if (o->json && !(o->nd.out = open_memstream(&s->out, &s->outlen)))
+        return err("out of memory");
     double t0 = now();
     int kind = vm_run(m, ki, s->args, &o->nd, &trap);
     double t1 = now();
@@ -455,12 +504,15 @@ static int run(int argc, char **argv, run_state *s)
         const output *out = &o->outs[i];
         if (out->path)
             rc |= write_out(out, &s->args[out->param]);
-        else
+        else if (!o->json)
             print_out(out, &s->args[out->param]);
     }
+    if (o->json)
+        report(s, ki, kind, &trap, &warns, t1 - t0, rc);
     if (fflush(stdout) || ferror(stdout))
         rc = err("writing standard output: %s", strerror(errno));
-    warn_impl(m, (enum prof_id)o->nd.profile, &warns);
+    if (o->warn_text)
+        warn_impl(m, (enum prof_id)o->nd.profile, &warns);
     free(warns.v);
     if (kind) {
         fprintf(stderr, "%s\n", trap.msg);
@@ -486,6 +538,11 @@ int cmd_run(int argc, char **argv)
     s.o.natives = calloc((size_t)argc, sizeof *s.o.natives);
     int rc = s.o.args && s.o.outs && s.o.natives ? run(argc, argv, &s)
                                                  : err("out of memory");
+    if (s.o.nd.out)
+        fclose(s.o.nd.out);
+    if (s.o.json && !s.reported && rc)
+        rj_error(stdout, s.o.file, last_err, rc);
+    free(s.out);
     for (uint32_t i = 0; s.args && i < s.nargs; i++)
         free(s.args[i].data);
     free(s.args);
