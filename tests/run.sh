@@ -19,7 +19,9 @@ suite() {
     *": "*" passed, "*" failed, "*" skipped")
         set -- $(printf '%s\n' "$line" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped/\1 \2 \3/')
         tp=$((tp + $1)); tf=$((tf + $2)); ts=$((ts + $3))
-        if [ $rc -ne 0 ] && [ "$2" -eq 0 ]; then
+        if [ $(($1 + $2 + $3)) -eq 0 ]; then
+            echo "$name: ran no cases"; tf=$((tf + 1))
+        elif [ $rc -ne 0 ] && [ "$2" -eq 0 ]; then
             echo "$name: exit status $rc"; tf=$((tf + 1))
         fi ;;
     *)  echo "$name: no summary (exit status $rc)"; tf=$((tf + 1)) ;;

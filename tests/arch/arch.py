@@ -33,15 +33,16 @@ MAX_FILE, MAX_FUNC = 1000, 150
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.chdir(root)
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
-passed = failed = 0
 
 
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
+# Each rule counts once in the summary, failed if any place breaks it;
+# every place that breaks it is printed.
+RULES = ["floors", "private headers", "circles", "file size", "job comment",
+         "function size", "docs name files"]
+broken = set()
+def check(ok, what, rule):
+    if not ok:
+        broken.add(rule)
         print("FAIL " + what)
 
 
@@ -69,9 +70,9 @@ for f in files:
         if not f.endswith(".c"):
             edge(f, inc, "includes " + inc)
         if floor(f) is not None and floor(inc) is not None:
-            check(floor(inc) <= floor(f), f"floors: {f} includes {inc}, a floor above it")
+            check(floor(inc) <= floor(f), f"floors: {f} includes {inc}, a floor above it", "floors")
         if f.split("/")[0] != "vm" and inc in VM_PRIVATE:
-            check(False, f"{f} includes {inc}, private to vm/")
+            check(False, f"{f} includes {inc}, private to vm/", "private headers")
 
 # Calls, from the objects: who defines each global symbol, who uses it.
 defs, uses = {}, {}
@@ -94,7 +95,7 @@ for f, syms in uses.items():
             edge(f, defs[s], "calls " + s)
             if floor(f) is not None and floor(defs[s]) is not None:
                 check(floor(defs[s]) <= floor(f),
-                      f"floors: {f} uses {s} of {defs[s]}, a floor above it")
+                      f"floors: {f} uses {s} of {defs[s]}, a floor above it", "floors")
 
 if "--graph" in sys.argv:
     for a in sorted(edges):
@@ -130,8 +131,7 @@ for comp in sccs:
         comp = sorted(comp)
         detail = "; ".join(f"{a} {edges[a][b]}" for a in comp
                            for b in edges.get(a, {}) if b in comp)
-        check(False, "circle: " + " <-> ".join(comp) + ": " + detail)
-check(True, "no circles among %d files" % len(files))
+        check(False, "circle: " + " <-> ".join(comp) + ": " + detail, "circles")
 
 # Sizes, and the opening comment.
 def strip(src):
@@ -168,13 +168,13 @@ def functions(src):
 for f in files:
     lines = text[f].split("\n")
     if f.endswith(".c"):
-        check(len(lines) <= MAX_FILE, f"{f}: {len(lines)} lines (at most {MAX_FILE})")
+        check(len(lines) <= MAX_FILE, f"{f}: {len(lines)} lines (at most {MAX_FILE})", "file size")
         check(lines[0].startswith("/*") or lines[0].startswith("//"),
-              f"{f}: does not open with a comment saying its job")
+              f"{f}: does not open with a comment saying its job", "job comment")
     if f in BIG_OK or not re.search(r"\.(c|inc|h)$", f):
         continue
     for name, line, n in functions(text[f]):
-        check(n <= MAX_FUNC, f"{f}:{line}: {name} is {n} lines (at most {MAX_FUNC})")
+        check(n <= MAX_FUNC, f"{f}:{line}: {name} is {n} lines (at most {MAX_FUNC})", "function size")
 
 # Docs name only files a user has: every repository path (vm/x.c,
 # docs/y.md, examples/z.clasm) and every capitalised .md named in
@@ -196,7 +196,10 @@ for d in docs:
         if re.search(r"[A-Z]{4,}", name.split("/")[-1]) and "/" in name:
             continue   # placeholders: tests/run/NAME.out
         check(os.path.exists(name) or os.path.exists(os.path.join("docs", name)),
-              f"{d} names {name}, which is not in the repository")
+              f"{d} names {name}, which is not in the repository", "docs name files")
 
-print(f"arch: {passed} passed, {failed} failed, 0 skipped")
+for r in RULES:
+    print(("FAIL " if r in broken else "ok   ") + r)
+failed = len(broken)
+print(f"arch: {len(RULES) - failed} passed, {failed} failed, 0 skipped")
 sys.exit(1 if failed else 0)

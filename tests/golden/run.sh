@@ -78,9 +78,10 @@ while IFS= read -r f; do
     if [ ! -x "$clvm" ]; then
         echo "SKIP $f: no $clvm"; skip=$((skip + 1)); continue
     fi
+    echo "$exp" >>"$tmp/expected"
     run_case "$f" "$cmd"
     if [ $? -eq 3 ]; then
-        echo "SKIP $f: unknown directive '$cmd'"; skip=$((skip + 1)); continue
+        echo "FAIL $f: unknown directive '$cmd'"; fail=$((fail + 1)); continue
     fi
     if [ $rebase -eq 1 ]; then
         if ! cmp -s "$tmp/actual" "$exp" 2>/dev/null; then
@@ -99,5 +100,18 @@ while IFS= read -r f; do
     fi
 done <"$tmp/cases"
 
+# An expected output whose case lost its directive (or the case itself) is
+# a case that no longer runs: fail, so no edit empties a suite quietly.
+for arg in "$@"; do
+    [ -d "$arg" ] && find "$arg" -path tests/fuzz -prune -o -type f -name '*.out' -print
+done | LC_ALL=C sort >"$tmp/outs"
+touch "$tmp/expected"
+for o in $(LC_ALL=C sort "$tmp/expected" | comm -23 "$tmp/outs" -); do
+    echo "FAIL $o: no case runs it (no file ${o%.out}.* with a RUN: directive)"
+    fail=$((fail + 1))
+done
+if [ $((pass + fail + skip)) -eq 0 ]; then
+    echo "FAIL: no golden cases in $*"; fail=1
+fi
 echo "golden: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

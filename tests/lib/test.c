@@ -1,3 +1,4 @@
+/* The unit-test harness of tests/lib/test.h. */
 #include "tests/lib/test.h"
 
 #include <string.h>
@@ -49,6 +50,11 @@ void t_run(const char *name, void (*fn)(void))
 
 int t_summary(const char *suite)
 {
+    /* A suite that ran nothing fails: an edit must not empty one quietly. */
+    if (passed + failed + skipped == 0) {
+        fprintf(stderr, "FAIL %s: no tests ran\n", suite);
+        failed = 1;
+    }
     printf("%s: %d passed, %d failed, %d skipped\n", suite, passed, failed,
            skipped);
     return failed != 0;
