@@ -293,7 +293,6 @@ bool check_settle_default(A *a, node *n);
 /* A checked scalar integer for an index, offset or condition. */
 bool check_int_scalar(A *a, node *n, const char *what);
 char *check_xty_name(const xty *x, char buf[48]);
-ty_t check_signed_of(ty_t t);         /* int4 for float4, long for double */
 
 /* lower.c */
 typedef struct {

@@ -19,20 +19,6 @@ static bool is_flex(const node *n)
     return n->x.cls == X_LIT || n->x.cls == X_SIZE || n->x.cls == X_BOOL;
 }
 
-ty_t check_signed_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
-                                       0, 0, 0, TY_LONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
-static ty_t unsigned_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
-                                       0, 0, 0, TY_ULONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
 char *check_xty_name(const xty *x, char buf[48])
 {
     char t[TY_NAME_MAX];
@@ -453,7 +439,7 @@ static bool check_binary(A *a, node *n)
         return false;
     }
     if (oc == O_CMP || oc == O_LOGIC)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -492,7 +478,7 @@ static bool check_unary(A *a, node *n)
                        lex_punct_text(n->op), tn(t, b1));
         return false;
     } else if (n->op == P_NOT)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -515,7 +501,7 @@ static bool check_cond(A *a, node *n)
         n->x = (xty){lit_common(n->b->x.t, n->c->x.t), X_LIT, 0, false};
         if (c->x.t.n == 1)
             return true;
-        t = check_signed_of(c->x.t);   /* select with literal arms */
+        t = ty_signed(c->x.t);   /* select with literal arms */
         if (!check_settle(a, n, t))
             return false;
     } else if (!unify(a, n, n->b, n->c, "?:", &t)) {
@@ -783,10 +769,10 @@ static bool check_as(A *a, node *n)
     size_t sz = ty_sizeof(t);
     if (c->litonly && c->x.cls == X_LIT && is_int(c->x.t) &&
         (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
-        ty_t it = unsigned_of(TY(sz == 1 ? TY_UCHAR : sz == 2 ? TY_USHORT
-                                 : sz == 4 ? TY_UINT : TY_ULONG, 1));
+        ty_t it = TY(sz == 1 ? TY_UCHAR : sz == 2 ? TY_USHORT
+                     : sz == 4 ? TY_UINT : TY_ULONG, 1);
         if (c->kind == N_LIT && c->l.neg)
-            it = check_signed_of(it);
+            it = ty_signed(it);
         if (!check_settle(a, c, it))
             return false;
     }
@@ -962,7 +948,7 @@ static bool check_math(A *a, node *n, enum mathfn f)
         return false;
     }
     if (m->res == MF_MASK)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -1024,7 +1010,7 @@ static bool check_fn(A *a, node *n)
                            check_xty_name(&c->x, (char[48]){0}));
             return false;
         }
-        n->x = (xty){n->op == F_ABS ? unsigned_of(c->x.t) : c->x.t, X_VAL, 0,
+        n->x = (xty){n->op == F_ABS ? ty_unsigned(c->x.t) : c->x.t, X_VAL, 0,
                      false};
         return true;
     }
@@ -1035,7 +1021,7 @@ static bool check_fn(A *a, node *n)
         if (!unify(a, n, n->args[0], n->args[1], "select", &t))
             return false;
         if (is_flex(c)) {
-            if (!check_settle(a, c, check_signed_of(t)))
+            if (!check_settle(a, c, ty_signed(t)))
                 return false;
         } else if (c->x.cls != X_VAL || !is_int(c->x.t) ||
                    c->x.t.n != t.n ||
@@ -1044,8 +1030,8 @@ static bool check_fn(A *a, node *n)
             asm_error_node(a, c, "select's condition must be an integer "
                            "type with %s's element size and count (%s or "
                            "%s), not %s", tn(t, b1),
-                           tn(check_signed_of(t), (char[TY_NAME_MAX]){0}),
-                           tn(unsigned_of(t), (char[TY_NAME_MAX]){0}),
+                           tn(ty_signed(t), (char[TY_NAME_MAX]){0}),
+                           tn(ty_unsigned(t), (char[TY_NAME_MAX]){0}),
                            check_xty_name(&c->x, (char[48]){0}));
             return false;
         }

@@ -144,20 +144,6 @@ static bool dest(D *d, uint32_t r, ty_t t)
     return true;
 }
 
-static ty_t signed_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
-                                       0, 0, 0, TY_LONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
-static ty_t unsigned_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
-                                       0, 0, 0, TY_ULONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
 /* Bases whose _B variants move any type's bits (floats included). */
 static bool moves_bits(unsigned base)
 {
@@ -212,7 +198,7 @@ static ty_t arith_type(D *d, unsigned op, unsigned fl, unsigned n,
             ty_is_signed((enum ty_scalar)r->type.s) == sg)
             return r->type;
     }
-    return sg ? signed_of(t) : unsigned_of(t);
+    return sg ? ty_signed(t) : ty_unsigned(t);
 }
 
 static void selector(D *d, uint64_t z, unsigned n, unsigned vn)
@@ -312,7 +298,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
         uint32_t c[3] = {w[1], w[2], w[0]};
         ty_t t = arith_type(d, op, fl, n, c, 3);
         bool cmp = base >= BCB_EQ && base <= BCB_LOR;
-        close = dest(d, w[0], cmp ? (n > 1 ? signed_of(t) :
+        close = dest(d, w[0], cmp ? (n > 1 ? ty_signed(t) :
                                      reg(d, w[0])->type) : t);
         if (cmp && n == 1 && (reg(d, w[0])->type.n != 1 ||
                               ty_is_float((enum ty_scalar)reg(d, w[0])->type.s)))
@@ -369,7 +355,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
         case BCB_NOT:
         case BCB_LNOT: {
             ty_t t = arith_type(d, op, fl, n, (uint32_t[]){w[1], w[0]}, 2);
-            close = dest(d, w[0], base == BCB_LNOT ? signed_of(t) : t);
+            close = dest(d, w[0], base == BCB_LNOT ? ty_signed(t) : t);
             fputc(base == BCB_NEG ? '-' : base == BCB_NOT ? '~' : '!', f);
             operand(d, w[1], t);
             break;
@@ -378,7 +364,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
         case BCB_CLAMP: case BCB_ABS: case BCB_FABS: case BCB_SELECT: {
             unsigned na = strlen(bc_bases[base].operands) - 1;
             ty_t t = op_type(d, op, n, (uint32_t[]){w[1], w[2], w[0]}, 3);
-            close = dest(d, w[0], base == BCB_ABS ? unsigned_of(t) : t);
+            close = dest(d, w[0], base == BCB_ABS ? ty_unsigned(t) : t);
             fprintf(f, "%s(", fn);
             for (unsigned i = 0; i < na; i++) {
                 if (i)
@@ -387,7 +373,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
                 if (base == BCB_SELECT && i == 2) {
                     ti = reg(d, w[3])->type;
                     if (ty_is_float((enum ty_scalar)ti.s))
-                        ti = signed_of(t);
+                        ti = ty_signed(t);
                 }
                 operand(d, w[1 + i], ti);
             }
@@ -404,7 +390,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
                 d->bad = -1, fi = 0;
             if (base == BCB_FTEST) {
                 /* a scalar truth value takes any integer of its size */
-                rt = n > 1 ? signed_of(t) : dr->type;
+                rt = n > 1 ? ty_signed(t) : dr->type;
                 if (n == 1 && (dr->type.n != 1 ||
                                ty_is_float((enum ty_scalar)dr->type.s)))
                     d->bad = -1;
@@ -471,7 +457,7 @@ static void statement(D *d, const uint32_t *ins, bool last)
         case BCB_BRKIF: {
             ty_t t = reg(d, w[0])->type;
             if (ty_is_float((enum ty_scalar)t.s) || t.n != 1)
-                t = unsigned_of(TY(t.s, 1));
+                t = ty_unsigned(TY(t.s, 1));
             fputs(base == BCB_IF ? "if " : fl & BC_F_NOT ? "break if !"
                                                          : "break if ", f);
             operand(d, w[0], t);

@@ -1,3 +1,5 @@
+/* The opcode facts the assembler and disassembler derive from
+ * vm/opcodes.def: operation variants by element type, and their classes. */
 #include "asm/optab.h"
 
 #include <string.h>
