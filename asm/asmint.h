@@ -7,9 +7,15 @@
  *   check.c   OpenCL typing of a tree, literal typing, constant folding
  *   lower.c   checked tree -> instructions
  *   kbuild.c  the module and kernel under construction: strings, constant
- *             pool, registers, temporaries, code, line table
+ *             pool, externs, registers, temporaries, code, line table,
+ *             printf formats
+ *   optab.c   opcode variants and classes; built-in functions' operations
+ *   hostcall.c  the extern declaration and printf statements
  *   stmt.c    statements, declarations, blocks, kernels: the line loop
  *   asm.c     the public API
+ *
+ * Files call only downward: asm -> stmt -> hostcall -> check, lower ->
+ * kbuild -> diag (parse, optab, lit and lex are leaves beside them).
  */
 #ifndef CLVM_ASMINT_H
 #define CLVM_ASMINT_H
@@ -203,7 +209,7 @@ struct asm_ctx {
     uint32_t npent, cappent;
     bc_kernel *kernels;
     uint32_t nkernels, capkernels;
-    bc_extern *ext;       /* extern declarations (ffi.c); their names */
+    bc_extern *ext;       /* extern declarations (kbuild.c); their names */
     char **extn;          /* go in the string table at the end, so
                              their order never depends on where the
                              declarations were (dis prints them first) */
@@ -306,16 +312,14 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
 bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
 bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
 bool lower_call_stmt(A *a, node *n);
+/* The arguments of CALL or PRINTF into w: registers of their own declared
+ * type, or pointers (ptr[i]). */
+bool lower_args(A *a, node **args, unsigned n, const bool *ptr, uint32_t *w);
 
-/* ffi.c: extern declarations, their calls, printf */
-int32_t ffi_find(const A *a, const char *s, size_t len);  /* or -1 */
-void ffi_extern_decl(A *a);      /* the line `extern ...` */
-void ffi_printf(A *a);           /* the line `printf(...)` */
-void ffi_kernel_end(A *a, bool keep);   /* interns the formats, or drops */
-void ffi_module_end(A *a, bc_module *out);  /* the externs, named */
-void ffi_free(A *a);
-bool ffi_check_call(A *a, node *n);
-bool ffi_lower_call(A *a, node *n, int32_t dst, opnd *o); /* o: if valued */
+/* hostcall.c: the statements `extern ...` (outside kernels) and
+ * `printf(...)` */
+void hostcall_extern(A *a);
+void hostcall_printf(A *a);
 
 /* kbuild.c */
 bool kb_module_init(A *a);
@@ -350,6 +354,13 @@ int64_t kb_map_find(const idmap *m, uint32_t hash, idmap_eq eq,
 bool kb_map_add(idmap *m, uint32_t hash, uint32_t id);
 void kb_map_clear(idmap *m);
 uint32_t kb_hash(const void *p, size_t n, uint32_t h);
+
+/* The module's externs; a kernel's printf formats (s: malloc'd, taken),
+ * whose string offsets go into code word at when the kernel ends. */
+int32_t kb_extern_find(const A *a, const char *s, size_t len);  /* or -1 */
+bool kb_extern_add(A *a, const char *name, size_t len, bc_ctype ret,
+                   unsigned np, const bc_ctype *params);
+void kb_format_add(A *a, uint32_t at, char *s, size_t len);
 
 /* stmt.c */
 void stmt_line(A *a);            /* the current line's tokens */

@@ -1055,6 +1055,78 @@ static bool check_fn(A *a, node *n)
     }
 }
 
+static const char *kind_name(bc_ctype t, char buf[32])
+{
+    snprintf(buf, 32, "%s%s%s", t.kind == BC_C_CPTR ? "const " : "",
+             ty_scalar_name((enum ty_scalar)t.s),
+             t.kind == BC_C_VALUE ? "" : " *");
+    return buf;
+}
+
+/* A call of a declared extern: each argument the C type of its parameter;
+ * value arguments may be vectors of one component count, the call's. */
+static bool check_extern_call(A *a, node *n)
+{
+    const bc_extern *x = &a->ext[n->reg];
+    const char *name = a->extn[n->reg];
+    char b1[48], b2[32];
+    if (n->nargs != x->nparams) {
+        asm_error_node(a, n, "'%s' takes %u argument%s, got %u", name,
+                       x->nparams, x->nparams == 1 ? "" : "s", n->nargs);
+        return false;
+    }
+    unsigned vn = 1;   /* the call's component count */
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        if (!check_expr(a, e))
+            return false;
+        if (x->params[i].kind == BC_C_VALUE && e->x.cls == X_VAL &&
+            e->x.t.n > 1) {
+            if (vn > 1 && e->x.t.n != vn) {
+                asm_error_node(a, e, "'%s': vector arguments of %u and %u "
+                               "components", name, vn, e->x.t.n);
+                return false;
+            }
+            vn = e->x.t.n;
+        }
+    }
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        bc_ctype t = x->params[i];
+        char what[64];
+        snprintf(what, sizeof what, "argument %u of '%s'", i + 1, name);
+        if (t.kind == BC_C_VALUE) {
+            unsigned en = e->x.cls == X_VAL ? e->x.t.n : 1;
+            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
+                asm_error_node(a, e, "%s is %s, not %s", what,
+                               kind_name(t, b2), check_xty_name(&e->x, b1));
+                return false;
+            }
+            if (!check_coerce(a, e, (ty_t){t.s, (uint8_t)en}, false, what))
+                return false;
+            continue;
+        }
+        if (e->x.cls != X_PTR || e->x.t.s != t.s) {
+            asm_error_node(a, e, "%s is %s, not %s", what, kind_name(t, b2),
+                           check_xty_name(&e->x, b1));
+            return false;
+        }
+        if (t.kind == BC_C_PTR && (e->x.cptr || e->x.space == BC_CONSTANT)) {
+            asm_error_node(a, e, "%s is %s: the function may write through "
+                           "it, but %s points to %s data (declare the "
+                           "parameter const)", what, kind_name(t, b2),
+                           check_xty_name(&e->x, b1),
+                           e->x.cptr ? "const" : "constant");
+            return false;
+        }
+    }
+    n->sel[0] = (uint8_t)vn;
+    n->x = x->ret.kind == BC_C_VOID
+               ? (xty){{TY_UINT, 1}, X_VOID, 0, false}
+               : (xty){{x->ret.s, (uint8_t)vn}, X_VAL, 0, false};
+    return true;
+}
+
 static bool check_node(A *a, node *n);
 
 bool check_expr(A *a, node *n)
@@ -1113,7 +1185,7 @@ static bool check_node(A *a, node *n)
     case N_INDEX: return check_index(a, n);
     case N_CALL:
         return n->op == F_BI ? check_bi(a, n)
-               : n->op == F_EXT ? ffi_check_call(a, n) : check_fn(a, n);
+               : n->op == F_EXT ? check_extern_call(a, n) : check_fn(a, n);
     }
     asm_error_node(a, n, "internal error: node kind %d (%s)", n->kind,
                    check_xty_name(&n->x, b1));

@@ -1,8 +1,17 @@
 /* The opcode facts the assembler and disassembler derive from
- * vm/opcodes.def: operation variants by element type, and their classes. */
+ * vm/opcodes.def: operation variants by element type, their classes; and
+ * the operation each built-in function runs (asm_fns). */
 #include "asm/optab.h"
 
 #include <string.h>
+
+#include "asm/asmint.h"
+
+const asm_fninfo asm_fns[F_COUNT] = {
+#define X(E, name, nargs, base) [F_##E] = {name, nargs, base},
+    ASM_FUNCS(X)
+#undef X
+};
 
 /* The CLASS column, spelled: TC_BITS and TC_ARITH share one handler for
  * signed and unsigned integers (the _B variants). */

@@ -878,7 +878,7 @@ void stmt_line(A *a)
         return;
     }
     if (tok_is(t, "extern")) {
-        ffi_extern_decl(a);
+        hostcall_extern(a);
         return;
     }
     if (!a->in_kernel) {
@@ -894,7 +894,7 @@ void stmt_line(A *a)
     }
     if (tok_is(t, "printf") && parse_peek_at(a, 1)->kind == TK_PUNCT &&
         parse_peek_at(a, 1)->p == P_LPAREN) {
-        ffi_printf(a);
+        hostcall_printf(a);
         return;
     }
     if (keyword(a))
@@ -913,7 +913,7 @@ void stmt_line(A *a)
     }
     if (t->kind == TK_IDENT && parse_peek_at(a, 1)->kind == TK_PUNCT &&
         parse_peek_at(a, 1)->p == P_LPAREN && !parse_is_func(t->s, t->len, &fn, &bi)
-        && kb_find(a, t->s, t->len) < 0 && ffi_find(a, t->s, t->len) < 0) {
+        && kb_find(a, t->s, t->len) < 0 && kb_extern_find(a, t->s, t->len) < 0) {
         parse_unknown_func(a, t, "built-in");
         return;
     }
