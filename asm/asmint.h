@@ -1,21 +1,23 @@
 /* The assembler's internals, shared by its files:
  *
- *   lex.c     source line -> tokens
- *   lit.c     numeric literals and constant arithmetic
- *   diag.c    messages with source line and caret; nearest-name hints
- *   parse.c   tokens -> expression trees (nodes)
- *   check.c   OpenCL typing of a tree, literal typing, constant folding
- *   lower.c   checked tree -> instructions
- *   kbuild.c  the module and kernel under construction: strings, constant
- *             pool, externs, registers, temporaries, code, line table,
- *             printf formats
- *   optab.c   opcode variants and classes; built-in functions' operations
+ *   lex.c       source line -> tokens
+ *   lit.c       numeric literals and constant arithmetic
+ *   diag.c      messages with source line and caret; nearest-name hints
+ *   optab.c     opcode variants and classes; built-ins' operations
+ *   kbuild.c    the module and kernel under construction: strings,
+ *               constant pool, externs, registers, temporaries, code, line
+ *               table, printf formats
+ *   parse.c     tokens -> expression trees (nodes)
+ *   fold.c      constant folding of literal trees and constant conversions
+ *   settle.c    the type a literal, size_t or truth value takes
+ *   check.c     OpenCL typing of a tree
+ *   lower.c     checked tree -> instructions
  *   hostcall.c  the extern declaration and printf statements
- *   stmt.c    statements, declarations, blocks, kernels: the line loop
- *   asm.c     the public API
+ *   stmt.c      statements, declarations, blocks, kernels: the line loop
+ *   asm.c       the public API
+ *   dis.c       the disassembler (asm/dis.h)
  *
- * Files call only downward: asm -> stmt -> hostcall -> check, lower ->
- * kbuild -> diag (parse, optab, lit and lex are leaves beside them).
+ * Each file calls only files listed before it: no circle.
  */
 #ifndef CLVM_ASMINT_H
 #define CLVM_ASMINT_H
@@ -30,6 +32,8 @@
 #include "asm/lex.h"
 #include "asm/lit.h"
 #include "stdlib/mathfn.h"
+
+#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
  * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
@@ -110,6 +114,12 @@ typedef struct {
     uint8_t space;    /* X_PTR */
     bool cptr;        /* X_PTR: points to const data */
 } xty;
+
+/* Is x of a flexible class, whose type is settled by what it meets? */
+static inline bool xty_flexible(const xty *x)
+{
+    return x->cls == X_LIT || x->cls == X_SIZE || x->cls == X_BOOL;
+}
 
 typedef struct node node;
 struct node {
@@ -266,6 +276,9 @@ void asm_error_node(A *a, const node *n, const char *fmt, ...)
 /* The candidate nearest to name by edit distance, if close; else NULL. */
 const char *diag_nearest(const char *name, size_t len,
                          const char *const *cand, size_t ncand);
+/* What a checked node is, for messages: "global const float *", "size_t",
+ * "an int literal", "float4". */
+char *diag_xty_name(const xty *x, char buf[48]);
 
 /* parse.c */
 void *asm_arena_alloc(A *a, size_t size);
@@ -289,16 +302,25 @@ void parse_unknown_func(A *a, const tok *t, const char *what);
 
 /* check.c */
 bool check_expr(A *a, node *n);
-bool check_settle(A *a, node *n, ty_t want);
+/* A checked scalar integer for an index, offset or condition. */
+bool check_int_scalar(A *a, node *n, const char *what);
+
+/* settle.c: of checked nodes */
+/* Gives a flexible node type want (a scalar of want's element type,
+ * broadcast to a vector want); any other node is left as it is. */
+bool settle_type(A *a, node *n, ty_t want);
+/* Settles a flexible node to its own default type. */
+bool settle_default(A *a, node *n);
 /* Makes a checked node a value of type want (settling flexible classes;
  * a scalar of want's element type is broadcast if bcast). what names the
  * operand for messages. */
-bool check_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
-/* Settles a flexible node to its own default type. */
-bool check_settle_default(A *a, node *n);
-/* A checked scalar integer for an index, offset or condition. */
-bool check_int_scalar(A *a, node *n, const char *what);
-char *check_xty_name(const xty *x, char buf[48]);
+bool settle_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
+
+/* fold.c: constants computed at assembly time, into n->vv */
+bool fold_lit(A *a, node *n, ty_t t);   /* a literal-only tree, in type t */
+void fold_cast(A *a, node *n, const node *c);   /* (T)c, c constant */
+void fold_convert(node *n, const node *c);      /* convert_T(c) */
+void fold_as(node *n, const node *c);           /* as_T(c) */
 
 /* lower.c */
 typedef struct {

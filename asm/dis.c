@@ -14,8 +14,6 @@
 #include "asm/lit.h"
 #include "asm/optab.h"
 
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
-
 typedef struct {
     const bc_module *m;
     const bc_kernel *k;

@@ -290,7 +290,7 @@ static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
         if (!check_expr(a, x))
             return false;
         if ((x->x.cls == X_LIT || x->x.cls == X_SIZE || x->x.cls == X_BOOL) &&
-            !check_coerce(a, x, want_of(&s, x), false, "printf argument"))
+            !settle_coerce(a, x, want_of(&s, x), false, "printf argument"))
             return false;
         pf_arg pa = {x->x.cls == X_PTR ? PF_ARG_POINTER : PF_ARG_VALUE,
                      x->x.t};

@@ -10,8 +10,6 @@
 #include "stdlib/convert.h"
 #include "asm/optab.h"
 
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
-
 static bool emit(A *a, enum bc_base b, ty_t t, unsigned n, unsigned flags,
                  const uint32_t *w, unsigned nw)
 {
