@@ -13,28 +13,34 @@ const asm_fninfo asm_fns[F_COUNT] = {
 #undef X
 };
 
-/* The CLASS column, spelled: TC_BITS and TC_ARITH share one handler for
- * signed and unsigned integers (the _B variants). */
-static const char *const classes[BCB_COUNT] = {
-#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = #CLASS,
+/* The CLASS column: TC_BITS and TC_ARITH share one handler for signed and
+ * unsigned integers (the _B variants). A class missing from TC_CLASSES
+ * fails to compile here. */
+static const uint8_t classes[BCB_COUNT] = {
+#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = OPC_##CLASS,
 #include "vm/opcodes.def"
 #undef OP
 };
 
+static const char *const class_names[OPC_COUNT] = {
+#define X(C) [OPC_##C] = #C,
+    TC_CLASSES(X)
+#undef X
+};
+
 const char *op_class_name(enum bc_base base)
 {
-    return (unsigned)base < BCB_COUNT ? classes[base] : "?";
+    return (unsigned)base < BCB_COUNT ? class_names[classes[base]] : "?";
 }
 
 static bool class_has_bits(enum bc_base base)
 {
-    return !strcmp(classes[base], "TC_BITS") ||
-           !strcmp(classes[base], "TC_ARITH");
+    return classes[base] == OPC_TC_BITS || classes[base] == OPC_TC_ARITH;
 }
 
 bool op_is_single(enum bc_base base)
 {
-    return !strcmp(classes[base], "TC_NONE");
+    return classes[base] == OPC_TC_NONE;
 }
 
 bool op_is_bits(enum bc_op op)

@@ -10,6 +10,15 @@
 
 #include "vm/bytecode.h"
 
+/* The element-type classes of vm/opcodes.def, by number: OPC_TC_BITS ...
+ * (the list is the .def's TC_CLASSES, which vm/bytecode.h brings in). */
+enum op_class {
+#define X(C) OPC_##C,
+    TC_CLASSES(X)
+#undef X
+    OPC_COUNT
+};
+
 /* The variant of base that runs on elements of type s: the exact element
  * type if the base has one, else (for the sign-agnostic classes TC_BITS
  * and TC_ARITH) the _B variant of the same size. -1 if none. */
