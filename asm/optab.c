@@ -1,6 +1,6 @@
 /* The opcode facts the assembler and disassembler derive from
- * vm/opcodes.def: operation variants by element type, their classes; and
- * the operation each built-in function runs (asm_fns). */
+ * vm/opcodes.def: operation variants by element type, their classes, how
+ * each prints; and the operation each built-in function runs (asm_fns). */
 #include "asm/optab.h"
 
 #include <string.h>
@@ -17,10 +17,22 @@ const asm_fninfo asm_fns[F_COUNT] = {
  * unsigned integers (the _B variants). A class missing from TC_CLASSES
  * fails to compile here. */
 static const uint8_t classes[BCB_COUNT] = {
-#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = OPC_##CLASS,
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) [BCB_##NAME] = OPC_##CLASS,
 #include "vm/opcodes.def"
 #undef OP
 };
+
+/* The PRINT column: how dis writes each operation. */
+static const char *const prints[BCB_COUNT] = {
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) [BCB_##NAME] = PRINT,
+#include "vm/opcodes.def"
+#undef OP
+};
+
+const char *op_print(enum bc_base base)
+{
+    return (unsigned)base < BCB_COUNT ? prints[base] : "";
+}
 
 static const char *const class_names[OPC_COUNT] = {
 #define X(C) [OPC_##C] = #C,

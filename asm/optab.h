@@ -1,7 +1,7 @@
 /* What the assembler and the disassembler need to know about opcodes
  * beyond vm/bytecode.h: which variant of an operation serves an OpenCL
- * type, and whether a variant is sign-agnostic. Derived from
- * vm/opcodes.def, so it never goes stale. */
+ * type, whether a variant is sign-agnostic, how an operation prints as IR.
+ * Derived from vm/opcodes.def, so it never goes stale. */
 #ifndef CLVM_OPTAB_H
 #define CLVM_OPTAB_H
 
@@ -29,6 +29,10 @@ bool op_is_bits(enum bc_op op);
 
 /* Does the base stamp out one variant only (TC_NONE)? */
 bool op_is_single(enum bc_base base);
+
+/* The PRINT column: a form letter, then a space and a spelling ("o +",
+ * "k else", "v"); "" for no base. */
+const char *op_print(enum bc_base base);
 
 /* The name of the class column ("TC_BITS"). */
 const char *op_class_name(enum bc_base base);
