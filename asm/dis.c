@@ -477,12 +477,25 @@ static bool p_vstore(D *d, const ins *in)
     return false;
 }
 
+/* vload(a)_halfn or vstore(a)_halfn_rtX, by the instruction's flags. */
+static bi_desc half_desc(const ins *in, bool store)
+{
+    bool al = in->fl & BC_F_ALIGNED;
+    bi_desc bi = {0};
+    bi.kind = store ? (al ? BI_VSTOREA_HALF : BI_VSTORE_HALF)
+                    : (al ? BI_VLOADA_HALF : BI_VLOAD_HALF);
+    bi.n = in->n;
+    if (store) {
+        bi.round = (enum rnd)((in->fl & BC_F_RND) >> BC_F_RND_SHIFT);
+        bi.has_round = bi.round != RND_RTE;
+    }
+    return bi;
+}
+
 static bool p_vload_half(D *d, const ins *in)
 {
     char bn[BI_NAME_MAX];
-    bi_desc bi = {0};
-    bi.kind = in->fl & BC_F_ALIGNED ? BI_VLOADA_HALF : BI_VLOAD_HALF;
-    bi.n = in->n;
+    bi_desc bi = half_desc(in, false);
     fprintf(d->out, "%s = %s(%s, %s)", rn(d, in->w[0]), bi_format(&bi, bn),
             rn(d, in->w[1]), rn(d, in->w[2]));
     return false;
@@ -491,11 +504,7 @@ static bool p_vload_half(D *d, const ins *in)
 static bool p_vstore_half(D *d, const ins *in)
 {
     char bn[BI_NAME_MAX];
-    bi_desc bi = {0};
-    bi.kind = in->fl & BC_F_ALIGNED ? BI_VSTOREA_HALF : BI_VSTORE_HALF;
-    bi.n = in->n;
-    bi.round = (enum rnd)((in->fl & BC_F_RND) >> BC_F_RND_SHIFT);
-    bi.has_round = bi.round != RND_RTE;
+    bi_desc bi = half_desc(in, true);
     fprintf(d->out, "%s(", bi_format(&bi, bn));
     operand(d, in->w[0], TY(bc_ops[in->op].elem, in->n));
     fprintf(d->out, ", %s, %s)", rn(d, in->w[1]), rn(d, in->w[2]));

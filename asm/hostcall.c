@@ -238,8 +238,11 @@ typedef struct {
     uint32_t col;
 } parg;
 
-static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
-                        cstr *f, char **out, size_t *olen)
+/* Checks format f against the arguments, conversion by conversion, and
+ * writes the format the VM stores to out (%s of a string literal is
+ * formatted here, into it). */
+static bool printf_body(A *a, parg *args, unsigned na, cstr *f, char **out,
+                        size_t *olen)
 {
     size_t pos = 0, tx = 0, cap = 0;
     unsigned used = 0;
@@ -320,14 +323,13 @@ static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
                            "format", used + 1);
         return false;
     }
-    (void)ft;
     return put(a, out, olen, &cap, f->s + tx, f->len - tx, false);
 }
 
 /* printf("format", ARG, ...): a statement. */
 void hostcall_printf(A *a)
 {
-    const tok *kw = parse_next(a);
+    parse_next(a);   /* printf */
     if (!parse_expect(a, P_LPAREN, "after printf"))
         return;
     const tok *ft = parse_next(a);
@@ -359,11 +361,10 @@ void hostcall_printf(A *a)
         asm_error(a, e->col, tend(e), "unexpected text after printf(...)");
         return;
     }
-    (void)kw;
     cstr f;
     char *out = NULL;
     size_t olen = 0;
-    bool ok = decode(a, ft, &f) && printf_body(a, ft, args, na, &f, &out,
+    bool ok = decode(a, ft, &f) && printf_body(a, args, na, &f, &out,
                                                &olen);
     free(f.s), free(f.col);
     uint32_t w[1 + BC_MAX_CALL_ARGS];
