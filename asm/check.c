@@ -772,7 +772,8 @@ static bool check_fn(A *a, node *n)
     }
 }
 
-static const char *kind_name(bc_ctype t, char buf[32])
+/* An extern's parameter type, for messages: "const float *". */
+static const char *ctype_name(bc_ctype t, char buf[32])
 {
     snprintf(buf, 32, "%s%s%s", t.kind == BC_C_CPTR ? "const " : "",
              ty_scalar_name((enum ty_scalar)t.s),
@@ -816,7 +817,7 @@ static bool check_extern_call(A *a, node *n)
             unsigned en = e->x.cls == X_VAL ? e->x.t.n : 1;
             if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
                 asm_error_node(a, e, "%s is %s, not %s", what,
-                               kind_name(t, b2), diag_xty_name(&e->x, b1));
+                               ctype_name(t, b2), diag_xty_name(&e->x, b1));
                 return false;
             }
             if (!settle_coerce(a, e, (ty_t){t.s, (uint8_t)en}, false, what))
@@ -824,14 +825,14 @@ static bool check_extern_call(A *a, node *n)
             continue;
         }
         if (e->x.cls != X_PTR || e->x.t.s != t.s) {
-            asm_error_node(a, e, "%s is %s, not %s", what, kind_name(t, b2),
+            asm_error_node(a, e, "%s is %s, not %s", what, ctype_name(t, b2),
                            diag_xty_name(&e->x, b1));
             return false;
         }
         if (t.kind == BC_C_PTR && (e->x.cptr || e->x.space == BC_CONSTANT)) {
             asm_error_node(a, e, "%s is %s: the function may write through "
                            "it, but %s points to %s data (declare the "
-                           "parameter const)", what, kind_name(t, b2),
+                           "parameter const)", what, ctype_name(t, b2),
                            diag_xty_name(&e->x, b1),
                            e->x.cptr ? "const" : "constant");
             return false;
