@@ -305,7 +305,7 @@ bool check_expr(A *a, node *n);
 /* A checked scalar integer for an index, offset or condition. */
 bool check_int_scalar(A *a, node *n, const char *what);
 
-/* settle.c: of checked nodes */
+/* settle.c: of checked nodes whose class is flexible */
 /* Gives a flexible node type want (a scalar of want's element type,
  * broadcast to a vector want); any other node is left as it is. */
 bool settle_type(A *a, node *n, ty_t want);
