@@ -140,7 +140,7 @@ int asm_expr(asm_ctx *a, const char *src, size_t len, uint32_t *reg,
     node *n = parse_expr(a);
     opnd o;
     bool ok = n && parse_peek(a)->kind == TK_EOL && check_expr(a, n) &&
-              check_settle_default(a, n) && lower_expr(a, n, -1, &o);
+              settle_default(a, n) && lower_expr(a, n, -1, &o);
     if (n && ok) {
         *reg = o.reg;
         *type = o.ty;

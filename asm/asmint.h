@@ -1,15 +1,23 @@
 /* The assembler's internals, shared by its files:
  *
- *   lex.c     source line -> tokens
- *   lit.c     numeric literals and constant arithmetic
- *   diag.c    messages with source line and caret; nearest-name hints
- *   parse.c   tokens -> expression trees (nodes)
- *   check.c   OpenCL typing of a tree, literal typing, constant folding
- *   lower.c   checked tree -> instructions
- *   kbuild.c  the module and kernel under construction: strings, constant
- *             pool, registers, temporaries, code, line table
- *   stmt.c    statements, declarations, blocks, kernels: the line loop
- *   asm.c     the public API
+ *   lex.c       source line -> tokens
+ *   lit.c       numeric literals and constant arithmetic
+ *   diag.c      messages with source line and caret; nearest-name hints
+ *   optab.c     opcode variants and classes; built-ins' operations
+ *   kbuild.c    the module and kernel under construction: strings,
+ *               constant pool, externs, registers, temporaries, code, line
+ *               table, printf formats
+ *   parse.c     tokens -> expression trees (nodes)
+ *   fold.c      constant folding of literal trees and constant conversions
+ *   settle.c    the type a literal, size_t or truth value takes
+ *   check.c     OpenCL typing of a tree
+ *   lower.c     checked tree -> instructions
+ *   hostcall.c  the extern declaration and printf statements
+ *   stmt.c      statements, declarations, blocks, kernels: the line loop
+ *   asm.c       the public API
+ *   dis.c       the disassembler (asm/dis.h)
+ *
+ * Each file calls only files listed before it: no circle.
  */
 #ifndef CLVM_ASMINT_H
 #define CLVM_ASMINT_H
@@ -24,6 +32,8 @@
 #include "asm/lex.h"
 #include "asm/lit.h"
 #include "stdlib/mathfn.h"
+
+#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
  * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
@@ -104,6 +114,12 @@ typedef struct {
     uint8_t space;    /* X_PTR */
     bool cptr;        /* X_PTR: points to const data */
 } xty;
+
+/* Is x of a flexible class, whose type is settled by what it meets? */
+static inline bool xty_flexible(const xty *x)
+{
+    return x->cls == X_LIT || x->cls == X_SIZE || x->cls == X_BOOL;
+}
 
 typedef struct node node;
 struct node {
@@ -203,7 +219,7 @@ struct asm_ctx {
     uint32_t npent, cappent;
     bc_kernel *kernels;
     uint32_t nkernels, capkernels;
-    bc_extern *ext;       /* extern declarations (ffi.c); their names */
+    bc_extern *ext;       /* extern declarations (kbuild.c); their names */
     char **extn;          /* go in the string table at the end, so
                              their order never depends on where the
                              declarations were (dis prints them first) */
@@ -260,6 +276,9 @@ void asm_error_node(A *a, const node *n, const char *fmt, ...)
 /* The candidate nearest to name by edit distance, if close; else NULL. */
 const char *diag_nearest(const char *name, size_t len,
                          const char *const *cand, size_t ncand);
+/* What a checked node is, for messages: "global const float *", "size_t",
+ * "an int literal", "float4". */
+char *diag_xty_name(const xty *x, char buf[48]);
 
 /* parse.c */
 void *asm_arena_alloc(A *a, size_t size);
@@ -283,17 +302,25 @@ void parse_unknown_func(A *a, const tok *t, const char *what);
 
 /* check.c */
 bool check_expr(A *a, node *n);
-bool check_settle(A *a, node *n, ty_t want);
+/* A checked scalar integer for an index, offset or condition. */
+bool check_int_scalar(A *a, node *n, const char *what);
+
+/* settle.c: of checked nodes whose class is flexible */
+/* Gives a flexible node type want (a scalar of want's element type,
+ * broadcast to a vector want); any other node is left as it is. */
+bool settle_type(A *a, node *n, ty_t want);
+/* Settles a flexible node to its own default type. */
+bool settle_default(A *a, node *n);
 /* Makes a checked node a value of type want (settling flexible classes;
  * a scalar of want's element type is broadcast if bcast). what names the
  * operand for messages. */
-bool check_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
-/* Settles a flexible node to its own default type. */
-bool check_settle_default(A *a, node *n);
-/* A checked scalar integer for an index, offset or condition. */
-bool check_int_scalar(A *a, node *n, const char *what);
-char *check_xty_name(const xty *x, char buf[48]);
-ty_t check_signed_of(ty_t t);         /* int4 for float4, long for double */
+bool settle_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
+
+/* fold.c: constants computed at assembly time, into n->vv */
+bool fold_lit(A *a, node *n, ty_t t);   /* a literal-only tree, in type t */
+void fold_cast(A *a, node *n, const node *c);   /* (T)c, c constant */
+void fold_convert(node *n, const node *c);      /* convert_T(c) */
+void fold_as(node *n, const node *c);           /* as_T(c) */
 
 /* lower.c */
 typedef struct {
@@ -307,16 +334,14 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
 bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
 bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
 bool lower_call_stmt(A *a, node *n);
+/* The arguments of CALL or PRINTF into w: registers of their own declared
+ * type, or pointers (ptr[i]). */
+bool lower_args(A *a, node **args, unsigned n, const bool *ptr, uint32_t *w);
 
-/* ffi.c: extern declarations, their calls, printf */
-int32_t ffi_find(const A *a, const char *s, size_t len);  /* or -1 */
-void ffi_extern_decl(A *a);      /* the line `extern ...` */
-void ffi_printf(A *a);           /* the line `printf(...)` */
-void ffi_kernel_end(A *a, bool keep);   /* interns the formats, or drops */
-void ffi_module_end(A *a, bc_module *out);  /* the externs, named */
-void ffi_free(A *a);
-bool ffi_check_call(A *a, node *n);
-bool ffi_lower_call(A *a, node *n, int32_t dst, opnd *o); /* o: if valued */
+/* hostcall.c: the statements `extern ...` (outside kernels) and
+ * `printf(...)` */
+void hostcall_extern(A *a);
+void hostcall_printf(A *a);
 
 /* kbuild.c */
 bool kb_module_init(A *a);
@@ -351,6 +376,13 @@ int64_t kb_map_find(const idmap *m, uint32_t hash, idmap_eq eq,
 bool kb_map_add(idmap *m, uint32_t hash, uint32_t id);
 void kb_map_clear(idmap *m);
 uint32_t kb_hash(const void *p, size_t n, uint32_t h);
+
+/* The module's externs; a kernel's printf formats (s: malloc'd, taken),
+ * whose string offsets go into code word at when the kernel ends. */
+int32_t kb_extern_find(const A *a, const char *s, size_t len);  /* or -1 */
+bool kb_extern_add(A *a, const char *name, size_t len, bc_ctype ret,
+                   unsigned np, const bc_ctype *params);
+void kb_format_add(A *a, uint32_t at, char *s, size_t len);
 
 /* stmt.c */
 void stmt_line(A *a);            /* the current line's tokens */

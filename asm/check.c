@@ -1,66 +1,18 @@
-/* The type checker: OpenCL C typing of an expression tree, stricter in one
- * way (no implicit conversions between registers) and friendlier in
- * another (a literal takes the type of the operand it meets). Literal-only
- * subtrees are folded here, with the VM's own semantics. */
+/* The type checker: OpenCL C typing of an expression tree (operators,
+ * vectors, swizzles, built-in and extern calls), stricter than C in one way
+ * (no implicit conversions between registers) and friendlier in another (a
+ * literal takes the type of the operand it meets: settle.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm/asmint.h"
 #include "stdlib/reinterpret.h"
-#include "stdlib/convert.h"
-#include "stdlib/profile.h"
-
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 static ty_t elem(ty_t t) { return TY(t.s, 1); }
 static bool is_int(ty_t t) { return !ty_is_float((enum ty_scalar)t.s); }
-static bool is_flex(const node *n)
-{
-    return n->x.cls == X_LIT || n->x.cls == X_SIZE || n->x.cls == X_BOOL;
-}
-
-ty_t check_signed_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
-                                       0, 0, 0, TY_LONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
-static ty_t unsigned_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
-                                       0, 0, 0, TY_ULONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
-char *check_xty_name(const xty *x, char buf[48])
-{
-    char t[TY_NAME_MAX];
-    ty_name(x->t, t);
-    switch (x->cls) {
-    case X_PTR:
-        snprintf(buf, 48, "%s %s%s *",
-                 x->space == BC_GLOBAL ? "global" : x->space == BC_LOCAL
-                 ? "local" : x->space == BC_CONSTANT ? "constant" : "private",
-                 x->cptr ? "const " : "", t);
-        break;
-    case X_VOID: snprintf(buf, 48, "void"); break;
-    case X_SIZE: snprintf(buf, 48, "size_t"); break;
-    case X_LIT: snprintf(buf, 48, "a %s literal", t); break;
-    default: snprintf(buf, 48, "%s", t);
-    }
-    return buf;
-}
+static bool is_flex(const node *n) { return xty_flexible(&n->x); }
 
 static const char *tn(ty_t t, char buf[TY_NAME_MAX]) { return ty_name(t, buf); }
-
-/* The source text of n, for messages (at most 40 bytes). */
-static int span_len(const node *n)
-{
-    uint32_t l = n->end > n->col ? n->end - n->col : 1;
-    return (int)(l > 40 ? 40 : l);
-}
-#define SPAN(a, n) span_len(n), (a)->text + (n)->col - 1
 
 static const char *fname(const node *n, char buf[BI_NAME_MAX])
 {
@@ -73,201 +25,6 @@ static const char *fname(const node *n, char buf[BI_NAME_MAX])
     return asm_fns[n->op].name;
 }
 
-/* ---- folding literal-only trees ---- */
-
-/* A constant whose value OpenCL leaves open: clvm's value is used. */
-static void warn_notes(A *a, const node *n, int notes)
-{
-    for (unsigned id = 0; notes > 0 && id < NOTE_COUNT; id++)
-        if (notes & 1 << id)
-            asm_warning(a, n->col, n->end, "%s result (%s): %s "
-                        "(docs/semantics.md)", note_kind((enum note_id)id),
-                        note_name((enum note_id)id),
-                        note_what((enum note_id)id));
-}
-
-/* Constant integer arithmetic that OpenCL leaves unspecified or undefined
- * (x / 0, MIN / -1, signed overflow) folds to clvm's value, as the VM
- * would compute it; say so, since no run-time note will. */
-static void fold_note(A *a, node *n, enum ty_scalar s, uint64_t x, uint64_t y)
-{
-    static const uint8_t pa[][2] = {{P_ADD, PA_ADD}, {P_SUB, PA_SUB},
-                                    {P_MUL, PA_MUL}};
-    uint8_t bx[8], by[8], d[8];
-    int notes = 0;
-    if (ty_is_float(s))
-        return;
-    ty_put_bits(bx, ty_scalar_size(s), x);
-    ty_put_bits(by, ty_scalar_size(s), y);
-    if (n->op == P_DIV || n->op == P_MOD)
-        notes = prof_divrem(PROF_CLVM, s, n->op == P_MOD, d, bx, by);
-    for (unsigned k = 0; k < sizeof pa / sizeof pa[0]; k++)
-        if (pa[k][0] == n->op && ty_is_signed(s))
-            notes = prof_arith(PROF_CLVM, s, (enum prof_arith)pa[k][1], d,
-                               bx, by);
-    warn_notes(a, n, notes);
-}
-
-/* The value of a literal-only tree in scalar type t. */
-static bool fold(A *a, node *n, ty_t t)
-{
-    char b1[TY_NAME_MAX];
-    enum ty_scalar s = (enum ty_scalar)t.s;
-    uint64_t x, y, r = 0;
-    const char *why = NULL;
-    switch (n->kind) {
-    case N_LIT:
-        switch (lit_bits(&n->l, s, &r)) {
-        case LIT_OK:
-            break;
-        case LIT_RANGE:
-            asm_error_node(a, n, "literal %.*s is out of range for %s%s",
-                           SPAN(a, n), tn(t, b1),
-                           n->l.neg && n->l.mag && ty_scalar_kind(s) == 'u'
-                               ? " (for all bits set write ~0)" : "");
-            return false;
-        case LIT_FLT_IN_INT:
-            asm_error_node(a, n, "floating literal %.*s where an integer "
-                           "(%s) is needed", SPAN(a, n), tn(t, b1));
-            return false;
-        case LIT_NARROW:
-            asm_error_node(a, n, "%.*s is a %s literal; the operand is %s "
-                           "(drop the suffix)", SPAN(a, n),
-                           ty_scalar_name((enum ty_scalar)n->l.nat.s),
-                           tn(t, b1));
-            return false;
-        }
-        break;
-    case N_UNARY:
-        if (n->op == P_NOT) {
-            if (!fold(a, n->a, n->a->x.t))
-                return false;
-            why = lit_unop(P_NOT, (enum ty_scalar)n->a->x.t.s, n->a->vv[0], &x);
-            r = lit_convert(s, TY_INT, x);
-        } else {
-            if (!fold(a, n->a, t))
-                return false;
-            why = lit_unop(n->op, s, n->a->vv[0], &r);
-        }
-        break;
-    case N_BINARY:
-        switch (n->op) {
-        case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
-        case P_ANDAND: case P_OROR: {
-            ty_t c = lit_common(n->a->x.t, n->b->x.t);
-            if (!fold(a, n->a, c) || !fold(a, n->b, c))
-                return false;
-            why = lit_binop(n->op, (enum ty_scalar)c.s, n->a->vv[0],
-                            n->b->vv[0], &x);
-            r = lit_convert(s, TY_INT, x);
-            break;
-        }
-        default:
-            if (!fold(a, n->a, t) || !fold(a, n->b, t))
-                return false;
-            x = n->a->vv[0], y = n->b->vv[0];
-            why = lit_binop(n->op, s, x, y, &r);
-            if (!why)
-                fold_note(a, n, s, x, y);
-        }
-        break;
-    default:
-        asm_error_node(a, n, "internal error: cannot fold this");
-        return false;
-    }
-    if (why) {
-        asm_error_node(a, n, "%s (in %s)", why, tn(t, b1));
-        return false;
-    }
-    n->vv[0] = r, n->isconst = true;
-    n->x = (xty){t, X_VAL, 0, false};
-    return true;
-}
-
-/* ---- settling flexible nodes ---- */
-
-static bool settle_scalar(A *a, node *n, ty_t w)
-{
-    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
-    switch (n->x.cls) {
-    case X_LIT:
-        if (n->litonly)
-            return fold(a, n, w);
-        break;
-    case X_SIZE:
-        if (w.n != 1 || !is_int(w) || ty_scalar_size((enum ty_scalar)w.s) < 4) {
-            asm_error_node(a, n, "a size_t value (a work-item function) "
-                           "needs uint, int, ulong or long, not %s",
-                           tn(w, b1));
-            return false;
-        }
-        break;
-    case X_BOOL:
-        if (w.n != 1 || !is_int(w)) {
-            asm_error_node(a, n, "a truth value (1 or 0) is an integer; it "
-                           "cannot be %s (convert it)", tn(w, b1));
-            return false;
-        }
-        if (ty_scalar_size((enum ty_scalar)w.s) !=
-            ty_scalar_size((enum ty_scalar)n->x.t.s))
-            n->via = n->x.t;   /* compare, then convert */
-        n->x = (xty){w, X_VAL, 0, false};
-        return true;
-    default:
-        asm_error_node(a, n, "internal error: settling %s to %s",
-                       tn(n->x.t, b1), tn(w, b2));
-        return false;
-    }
-    /* A flexible operator node: its operands take the type too. */
-    bool ok = true;
-    switch (n->kind) {
-    case N_UNARY:
-        ok = check_settle(a, n->a, w);
-        break;
-    case N_BINARY:
-        ok = check_settle(a, n->a, w) && check_settle(a, n->b, w);
-        if (ok && ty_is_float((enum ty_scalar)w.s) &&
-            (n->op == P_MOD || n->op == P_AND || n->op == P_OR ||
-             n->op == P_XOR || n->op == P_SHL || n->op == P_SHR)) {
-            asm_error_node(a, n, "'%s' needs integer operands, not %s",
-                           lex_punct_text(n->op), tn(w, b1));
-            ok = false;
-        }
-        break;
-    case N_COND:
-        ok = check_settle(a, n->b, w) && check_settle(a, n->c, w);
-        break;
-    case N_CALL:
-        break;   /* a work-item function: written as w */
-    default:
-        asm_error_node(a, n, "internal error: flexible node");
-        return false;
-    }
-    n->x = (xty){w, X_VAL, 0, false};
-    return ok;
-}
-
-bool check_settle(A *a, node *n, ty_t want)
-{
-    if (!is_flex(n))
-        return true;
-    if (!settle_scalar(a, n, elem(want)))
-        return false;
-    if (want.n > 1)
-        n->bcast = want.n;
-    return true;
-}
-
-bool check_settle_default(A *a, node *n)
-{
-    switch (n->x.cls) {
-    case X_LIT: return check_settle(a, n, n->x.t);
-    case X_SIZE: return check_settle(a, n, TY(TY_ULONG, 1));
-    case X_BOOL: return check_settle(a, n, TY(TY_INT, 1));
-    default: return true;
-    }
-}
-
 /* Conditions take a truth value in the comparison's own type: no
  * conversion needed. */
 static bool settle_cond(A *a, node *n)
@@ -276,40 +33,17 @@ static bool settle_cond(A *a, node *n)
         n->x.cls = X_VAL;
         return true;
     }
-    return check_settle_default(a, n);
-}
-
-bool check_coerce(A *a, node *n, ty_t want, bool bcast, const char *what)
-{
-    char b1[48], b2[TY_NAME_MAX];
-    if (is_flex(n)) {
-        if (want.n > 1 && !bcast && n->x.cls != X_LIT) {
-            asm_error_node(a, n, "%s must be %s, not a scalar", what,
-                           tn(want, b2));
-            return false;
-        }
-        return check_settle(a, n, want);
-    }
-    if (n->x.cls == X_VAL && ty_eq(n->x.t, want))
-        return true;
-    if (n->x.cls == X_VAL && bcast && n->x.t.n == 1 && want.n > 1 &&
-        ty_eq(n->x.t, elem(want))) {
-        n->bcast = want.n;
-        return true;
-    }
-    asm_error_node(a, n, "%s is %s, expected %s", what, check_xty_name(&n->x, b1),
-                   tn(want, b2));
-    return false;
+    return settle_default(a, n);
 }
 
 bool check_int_scalar(A *a, node *n, const char *what)
 {
     char b1[48];
-    if (!check_expr(a, n) || !check_settle_default(a, n))
+    if (!check_expr(a, n) || !settle_default(a, n))
         return false;
     if (n->x.cls != X_VAL || n->x.t.n != 1 || !is_int(n->x.t)) {
         asm_error_node(a, n, "%s must be a scalar integer, not %s", what,
-                       check_xty_name(&n->x, b1));
+                       diag_xty_name(&n->x, b1));
         return false;
     }
     return true;
@@ -356,18 +90,18 @@ static bool unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t)
         r->x.cls == X_VOID) {
         node *bad = l->x.cls == X_PTR || l->x.cls == X_VOID ? l : r;
         asm_error_node(a, bad, "'%s' cannot take %s", op,
-                       check_xty_name(&bad->x, b1));
+                       diag_xty_name(&bad->x, b1));
         return false;
     }
     if (fl && fr) {
-        if (!check_settle_default(a, l))
+        if (!settle_default(a, l))
             return false;
         fl = false;
     }
     if (fl || fr) {
         node *f = fl ? l : r, *k = fl ? r : l;
         *t = k->x.t;
-        return check_settle(a, f, *t);
+        return settle_type(a, f, *t);
     }
     ty_t lt = l->x.t, rt = r->x.t;
     if (ty_eq(lt, rt)) {
@@ -421,7 +155,7 @@ static bool check_binary(A *a, node *n)
             asm_error_node(a, n, "'%s' between two pointers", op);
             return false;
         }
-        if (!check_settle_default(a, r) || r->x.cls != X_VAL || r->x.t.n != 1 ||
+        if (!settle_default(a, r) || r->x.cls != X_VAL || r->x.t.n != 1 ||
             !is_int(r->x.t)) {
             asm_error_node(a, r, "a pointer offset must be a scalar integer");
             return false;
@@ -453,7 +187,7 @@ static bool check_binary(A *a, node *n)
         return false;
     }
     if (oc == O_CMP || oc == O_LOGIC)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -472,11 +206,11 @@ static bool check_unary(A *a, node *n)
     }
     if (c->x.cls == X_PTR || c->x.cls == X_VOID) {
         asm_error_node(a, n, "'%s' cannot take %s", lex_punct_text(n->op),
-                       check_xty_name(&c->x, b1));
+                       diag_xty_name(&c->x, b1));
         return false;
     }
     if (n->op == P_NOT || c->x.cls == X_BOOL) {
-        if (!check_settle_default(a, c))
+        if (!settle_default(a, c))
             return false;
     } else if (is_flex(c)) {
         n->x = c->x;       /* -x of a flexible value stays flexible */
@@ -492,7 +226,7 @@ static bool check_unary(A *a, node *n)
                        lex_punct_text(n->op), tn(t, b1));
         return false;
     } else if (n->op == P_NOT)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -507,7 +241,7 @@ static bool check_cond(A *a, node *n)
     node *c = n->a;
     if (c->x.cls != X_VAL || !is_int(c->x.t)) {
         asm_error_node(a, c, "the condition of ?: must be an integer, not %s",
-                       check_xty_name(&c->x, b1));
+                       diag_xty_name(&c->x, b1));
         return false;
     }
     ty_t t;
@@ -515,8 +249,8 @@ static bool check_cond(A *a, node *n)
         n->x = (xty){lit_common(n->b->x.t, n->c->x.t), X_LIT, 0, false};
         if (c->x.t.n == 1)
             return true;
-        t = check_signed_of(c->x.t);   /* select with literal arms */
-        if (!check_settle(a, n, t))
+        t = ty_signed(c->x.t);   /* select with literal arms */
+        if (!settle_type(a, n, t))
             return false;
     } else if (!unify(a, n, n->b, n->c, "?:", &t)) {
         return false;
@@ -543,23 +277,16 @@ static bool check_cast(A *a, node *n)
 {
     char b1[48];
     node *c = n->a;
-    if (!check_expr(a, c) || !check_settle_default(a, c))
+    if (!check_expr(a, c) || !settle_default(a, c))
         return false;
     if (c->x.cls != X_VAL || c->x.t.n != 1) {
         asm_error_node(a, n, "a cast takes a scalar, not %s (for vectors "
-                       "write convert_T)", check_xty_name(&c->x, b1));
+                       "write convert_T)", diag_xty_name(&c->x, b1));
         return false;
     }
     n->x = (xty){n->ty, X_VAL, 0, false};
-    if (c->isconst) {
-        enum ty_scalar d = (enum ty_scalar)n->ty.s,
-                       s = (enum ty_scalar)c->x.t.s;
-        uint8_t sb[8], db[8];
-        n->vv[0] = lit_convert(d, s, c->vv[0]);
-        n->isconst = true;
-        ty_put_bits(sb, ty_scalar_size(s), c->vv[0]);
-        warn_notes(a, n, cv_scalar(d, s, db, sb, false, cv_default_round(d)));
-    }
+    if (c->isconst)
+        fold_cast(a, n, c);
     return true;
 }
 
@@ -571,12 +298,12 @@ static bool check_vec(A *a, node *n)
     bool allc = true;
     for (unsigned i = 0; i < n->nargs; i++) {
         node *e = n->args[i];
-        if (!check_expr(a, e) || !check_settle(a, e, elem(t)))
+        if (!check_expr(a, e) || !settle_type(a, e, elem(t)))
             return false;
         if (e->x.cls != X_VAL || e->x.t.s != t.s) {
             asm_error_node(a, e, "a component of (%s)(...) must be %s, not "
                            "%s", tn(t, b2), ty_scalar_name((enum ty_scalar)t.s),
-                           check_xty_name(&e->x, b1));
+                           diag_xty_name(&e->x, b1));
             return false;
         }
         count += e->x.t.n;
@@ -679,7 +406,7 @@ static bool check_swz(A *a, node *n)
     if (v->x.cls != X_VAL || v->x.t.n < 2) {
         asm_error_node(a, n, ".%.*s needs a vector, not %s",
                        (int)(n->nlen > 40 ? 40 : n->nlen), n->name,
-                       is_flex(v) ? "a scalar" : check_xty_name(&v->x, b1));
+                       is_flex(v) ? "a scalar" : diag_xty_name(&v->x, b1));
         return false;
     }
     uint8_t sel[16];
@@ -711,7 +438,7 @@ static bool check_index(A *a, node *n)
     if (n->a->x.cls != X_PTR) {
         asm_error_node(a, n->a, "only pointers and arrays can be indexed, "
                        "not %s", is_flex(n->a) ? "a number"
-                                               : check_xty_name(&n->a->x, b1));
+                                               : diag_xty_name(&n->a->x, b1));
         return false;
     }
     if (!check_int_scalar(a, n->b, "an index"))
@@ -739,36 +466,22 @@ static bool check_ptr(A *a, node *p, const char *fn, bool store, bool half)
         return false;
     if (p->x.cls != X_PTR) {
         asm_error_node(a, p, "%s needs a pointer, not %s", fn,
-                       is_flex(p) ? "a number" : check_xty_name(&p->x, b1));
+                       is_flex(p) ? "a number" : diag_xty_name(&p->x, b1));
         return false;
     }
     if (p->x.t.n != 1 || (half && p->x.t.s != TY_HALF)) {
         asm_error_node(a, p, "%s needs a pointer to %s, not %s", fn,
-                       half ? "half" : "a scalar type", check_xty_name(&p->x, b1));
+                       half ? "half" : "a scalar type",
+                       diag_xty_name(&p->x, b1));
         return false;
     }
     if (store && (p->x.cptr || p->x.space == BC_CONSTANT)) {
         asm_error_node(a, p, "%s stores through %s, which points to %s "
-                       "data", fn, check_xty_name(&p->x, b1),
+                       "data", fn, diag_xty_name(&p->x, b1),
                        p->x.cptr ? "const" : "constant");
         return false;
     }
     return true;
-}
-
-/* Folds as_T of a constant: the bits, reinterpreted by stdlib. */
-static void fold_as(node *n, const node *c)
-{
-    uint64_t hs[16] = {0}, hd[16] = {0};   /* host-order registers */
-    ty_t st = c->x.t, dt = n->x.t;
-    if (c->bcast)
-        st.n = c->bcast;
-    for (unsigned i = 0; i < st.n; i++)
-        lit_host_put(hs, (enum ty_scalar)st.s, i, c->vv[c->bcast ? 0 : i]);
-    as_reinterpret(dt, st, hd, hs);
-    for (unsigned i = 0; i < dt.n; i++)
-        n->vv[i] = lit_host_get(hd, (enum ty_scalar)dt.s, i);
-    n->isconst = true;
 }
 
 static bool check_as(A *a, node *n)
@@ -783,18 +496,18 @@ static bool check_as(A *a, node *n)
     size_t sz = ty_sizeof(t);
     if (c->litonly && c->x.cls == X_LIT && is_int(c->x.t) &&
         (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
-        ty_t it = unsigned_of(TY(sz == 1 ? TY_UCHAR : sz == 2 ? TY_USHORT
-                                 : sz == 4 ? TY_UINT : TY_ULONG, 1));
+        ty_t it = TY(sz == 1 ? TY_UCHAR : sz == 2 ? TY_USHORT
+                     : sz == 4 ? TY_UINT : TY_ULONG, 1);
         if (c->kind == N_LIT && c->l.neg)
-            it = check_signed_of(it);
-        if (!check_settle(a, c, it))
+            it = ty_signed(it);
+        if (!settle_type(a, c, it))
             return false;
     }
-    if (!check_settle_default(a, c))
+    if (!settle_default(a, c))
         return false;
     if (c->x.cls != X_VAL) {
         asm_error_node(a, c, "%s cannot take %s", bi_format(&n->bi, bn),
-                       check_xty_name(&c->x, (char[48]){0}));
+                       diag_xty_name(&c->x, (char[48]){0}));
         return false;
     }
     ty_t s = c->x.t;
@@ -826,11 +539,11 @@ static bool check_convert(A *a, node *n)
     char b1[TY_NAME_MAX], bn[BI_NAME_MAX];
     node *c = n->args[0];
     ty_t t = n->bi.type;
-    if (!check_expr(a, c) || !check_settle_default(a, c))
+    if (!check_expr(a, c) || !settle_default(a, c))
         return false;
     if (c->x.cls != X_VAL) {
         asm_error_node(a, c, "%s cannot take %s", bi_format(&n->bi, bn),
-                       check_xty_name(&c->x, (char[48]){0}));
+                       diag_xty_name(&c->x, (char[48]){0}));
         return false;
     }
     ty_t s = c->x.t;
@@ -843,18 +556,8 @@ static bool check_convert(A *a, node *n)
         return false;
     }
     n->x = (xty){t, X_VAL, 0, false};
-    if (c->isconst && !c->bcast && !a->nofold) {
-        enum rnd r = n->bi.has_round ? n->bi.round
-                                     : cv_default_round((enum ty_scalar)t.s);
-        for (unsigned i = 0; i < t.n; i++) {
-            uint64_t hs = 0, hd = 0;
-            lit_host_put(&hs, (enum ty_scalar)s.s, 0, c->vv[i]);
-            cv_scalar((enum ty_scalar)t.s, (enum ty_scalar)s.s, &hd, &hs,
-                      n->bi.sat, r);
-            n->vv[i] = lit_host_get(&hd, (enum ty_scalar)t.s, 0);
-        }
-        n->isconst = true;
-    }
+    if (c->isconst && !c->bcast && !a->nofold)
+        fold_convert(n, c);
     return true;
 }
 
@@ -896,7 +599,7 @@ static bool check_bi(A *a, node *n)
         ty_t t = TY(half ? TY_FLOAT : n->args[2]->x.t.s, N);
         if (half && v->x.cls == X_VAL && v->x.t.s == TY_DOUBLE)
             t.s = TY_DOUBLE;
-        if (!check_coerce(a, v, t, true, "the value"))
+        if (!settle_coerce(a, v, t, true, "the value"))
             return false;
         if (half && v->x.cls == X_VAL && !ty_is_float((enum ty_scalar)v->x.t.s)) {
             asm_error_node(a, v, "%s stores float or double, not %s", bn,
@@ -920,21 +623,21 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
         node *e = n->args[i];
         if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
             asm_error_node(a, e, "%s cannot take %s", name,
-                           check_xty_name(&e->x, (char[48]){0}));
+                           diag_xty_name(&e->x, (char[48]){0}));
             return false;
         }
         if (!is_flex(e) && (!typed || e->x.t.n > t.n))
             typed = e, t = e->x.t;
     }
     if (!typed) {
-        if (!check_settle_default(a, n->args[0]))
+        if (!settle_default(a, n->args[0]))
             return false;
         typed = n->args[0], t = typed->x.t;
     }
     for (unsigned i = 0; i < n->nargs; i++) {
         char what[32];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
-        if (!check_coerce(a, n->args[i], t, true, what))
+        if (!settle_coerce(a, n->args[i], t, true, what))
             return false;
     }
     *tp = t;
@@ -962,7 +665,7 @@ static bool check_math(A *a, node *n, enum mathfn f)
         return false;
     }
     if (m->res == MF_MASK)
-        n->x = (xty){check_signed_of(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
     else
         n->x = (xty){t, X_VAL, 0, false};
     return true;
@@ -985,7 +688,7 @@ static bool check_fn(A *a, node *n)
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:
     case F_GET_GLOBAL_OFFSET: {
         node *d = n->args[0];
-        if (!d->litonly || !fold(a, d, TY(TY_UINT, 1)) || d->vv[0] > 2) {
+        if (!d->litonly || !fold_lit(a, d, TY(TY_UINT, 1)) || d->vv[0] > 2) {
             if (!a->failed)
                 asm_error_node(a, d, "%s: the dimension must be 0, 1 or 2",
                                name);
@@ -999,7 +702,7 @@ static bool check_fn(A *a, node *n)
         return true;
     case F_BARRIER: {
         node *f = n->args[0];
-        if (!f->litonly || !fold(a, f, TY(TY_UINT, 1)) || f->vv[0] > 3) {
+        if (!f->litonly || !fold_lit(a, f, TY(TY_UINT, 1)) || f->vv[0] > 3) {
             if (!a->failed)
                 asm_error_node(a, f, "barrier takes CLK_LOCAL_MEM_FENCE, "
                                "CLK_GLOBAL_MEM_FENCE or both joined by '|'");
@@ -1012,7 +715,7 @@ static bool check_fn(A *a, node *n)
     case F_ABS:
     case F_FABS: {
         node *c = n->args[0];
-        if (!check_settle_default(a, c))
+        if (!settle_default(a, c))
             return false;
         if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
             c->x.t.s == TY_HALF) {
@@ -1021,10 +724,10 @@ static bool check_fn(A *a, node *n)
                              "point use fabs)"
                            : "fabs takes float or double, not %s (for "
                              "integers use abs)",
-                           check_xty_name(&c->x, (char[48]){0}));
+                           diag_xty_name(&c->x, (char[48]){0}));
             return false;
         }
-        n->x = (xty){n->op == F_ABS ? unsigned_of(c->x.t) : c->x.t, X_VAL, 0,
+        n->x = (xty){n->op == F_ABS ? ty_unsigned(c->x.t) : c->x.t, X_VAL, 0,
                      false};
         return true;
     }
@@ -1035,7 +738,7 @@ static bool check_fn(A *a, node *n)
         if (!unify(a, n, n->args[0], n->args[1], "select", &t))
             return false;
         if (is_flex(c)) {
-            if (!check_settle(a, c, check_signed_of(t)))
+            if (!settle_type(a, c, ty_signed(t)))
                 return false;
         } else if (c->x.cls != X_VAL || !is_int(c->x.t) ||
                    c->x.t.n != t.n ||
@@ -1044,9 +747,9 @@ static bool check_fn(A *a, node *n)
             asm_error_node(a, c, "select's condition must be an integer "
                            "type with %s's element size and count (%s or "
                            "%s), not %s", tn(t, b1),
-                           tn(check_signed_of(t), (char[TY_NAME_MAX]){0}),
-                           tn(unsigned_of(t), (char[TY_NAME_MAX]){0}),
-                           check_xty_name(&c->x, (char[48]){0}));
+                           tn(ty_signed(t), (char[TY_NAME_MAX]){0}),
+                           tn(ty_unsigned(t), (char[TY_NAME_MAX]){0}),
+                           diag_xty_name(&c->x, (char[48]){0}));
             return false;
         }
         n->x = (xty){t, X_VAL, 0, false};
@@ -1067,6 +770,79 @@ static bool check_fn(A *a, node *n)
         return true;
     }
     }
+}
+
+/* An extern's parameter type, for messages: "const float *". */
+static const char *ctype_name(bc_ctype t, char buf[32])
+{
+    snprintf(buf, 32, "%s%s%s", t.kind == BC_C_CPTR ? "const " : "",
+             ty_scalar_name((enum ty_scalar)t.s),
+             t.kind == BC_C_VALUE ? "" : " *");
+    return buf;
+}
+
+/* A call of a declared extern: each argument the C type of its parameter;
+ * value arguments may be vectors of one component count, the call's. */
+static bool check_extern_call(A *a, node *n)
+{
+    const bc_extern *x = &a->ext[n->reg];
+    const char *name = a->extn[n->reg];
+    char b1[48], b2[32];
+    if (n->nargs != x->nparams) {
+        asm_error_node(a, n, "'%s' takes %u argument%s, got %u", name,
+                       x->nparams, x->nparams == 1 ? "" : "s", n->nargs);
+        return false;
+    }
+    unsigned vn = 1;   /* the call's component count */
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        if (!check_expr(a, e))
+            return false;
+        if (x->params[i].kind == BC_C_VALUE && e->x.cls == X_VAL &&
+            e->x.t.n > 1) {
+            if (vn > 1 && e->x.t.n != vn) {
+                asm_error_node(a, e, "'%s': vector arguments of %u and %u "
+                               "components", name, vn, e->x.t.n);
+                return false;
+            }
+            vn = e->x.t.n;
+        }
+    }
+    for (unsigned i = 0; i < n->nargs; i++) {
+        node *e = n->args[i];
+        bc_ctype t = x->params[i];
+        char what[64];
+        snprintf(what, sizeof what, "argument %u of '%s'", i + 1, name);
+        if (t.kind == BC_C_VALUE) {
+            unsigned en = e->x.cls == X_VAL ? e->x.t.n : 1;
+            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
+                asm_error_node(a, e, "%s is %s, not %s", what,
+                               ctype_name(t, b2), diag_xty_name(&e->x, b1));
+                return false;
+            }
+            if (!settle_coerce(a, e, (ty_t){t.s, (uint8_t)en}, false, what))
+                return false;
+            continue;
+        }
+        if (e->x.cls != X_PTR || e->x.t.s != t.s) {
+            asm_error_node(a, e, "%s is %s, not %s", what, ctype_name(t, b2),
+                           diag_xty_name(&e->x, b1));
+            return false;
+        }
+        if (t.kind == BC_C_PTR && (e->x.cptr || e->x.space == BC_CONSTANT)) {
+            asm_error_node(a, e, "%s is %s: the function may write through "
+                           "it, but %s points to %s data (declare the "
+                           "parameter const)", what, ctype_name(t, b2),
+                           diag_xty_name(&e->x, b1),
+                           e->x.cptr ? "const" : "constant");
+            return false;
+        }
+    }
+    n->sel[0] = (uint8_t)vn;
+    n->x = x->ret.kind == BC_C_VOID
+               ? (xty){{TY_UINT, 1}, X_VOID, 0, false}
+               : (xty){{x->ret.s, (uint8_t)vn}, X_VAL, 0, false};
+    return true;
 }
 
 static bool check_node(A *a, node *n);
@@ -1127,9 +903,9 @@ static bool check_node(A *a, node *n)
     case N_INDEX: return check_index(a, n);
     case N_CALL:
         return n->op == F_BI ? check_bi(a, n)
-               : n->op == F_EXT ? ffi_check_call(a, n) : check_fn(a, n);
+               : n->op == F_EXT ? check_extern_call(a, n) : check_fn(a, n);
     }
     asm_error_node(a, n, "internal error: node kind %d (%s)", n->kind,
-                   check_xty_name(&n->x, b1));
+                   diag_xty_name(&n->x, b1));
     return false;
 }

@@ -1,5 +1,6 @@
 /* Diagnostics: "file:line:col: error: message", the source line, and a
- * caret with tildes under the whole token or expression. */
+ * caret with tildes under the whole token or expression; the nearest known
+ * name and the name of a checked type, for their text. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,4 +173,23 @@ const char *diag_nearest(const char *name, size_t len,
             best = d, pick = cand[i];
     }
     return pick;
+}
+
+char *diag_xty_name(const xty *x, char buf[48])
+{
+    char t[TY_NAME_MAX];
+    ty_name(x->t, t);
+    switch (x->cls) {
+    case X_PTR:
+        snprintf(buf, 48, "%s %s%s *",
+                 x->space == BC_GLOBAL ? "global" : x->space == BC_LOCAL
+                 ? "local" : x->space == BC_CONSTANT ? "constant" : "private",
+                 x->cptr ? "const " : "", t);
+        break;
+    case X_VOID: snprintf(buf, 48, "void"); break;
+    case X_SIZE: snprintf(buf, 48, "size_t"); break;
+    case X_LIT: snprintf(buf, 48, "a %s literal", t); break;
+    default: snprintf(buf, 48, "%s", t);
+    }
+    return buf;
 }

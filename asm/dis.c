@@ -2,7 +2,8 @@
  * the assembler lowers to exactly that instruction (see lower.c): the
  * outermost operation of a statement is computed straight into its
  * destination, a view as_T(r) costs nothing, (T)(s) is SPLAT, v.xy = e is
- * SWW, and so on. */
+ * SWW, and so on. Which form an opcode takes is data: the PRINT column of
+ * vm/opcodes.def. */
 #include "asm/dis.h"
 
 #include <stdlib.h>
@@ -13,8 +14,6 @@
 #include "stdlib/builtin.h"
 #include "asm/lit.h"
 #include "asm/optab.h"
-
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 typedef struct {
     const bc_module *m;
@@ -144,20 +143,6 @@ static bool dest(D *d, uint32_t r, ty_t t)
     return true;
 }
 
-static ty_t signed_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_CHAR, TY_SHORT, 0, TY_INT,
-                                       0, 0, 0, TY_LONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
-static ty_t unsigned_of(ty_t t)
-{
-    static const uint8_t by_size[9] = {0, TY_UCHAR, TY_USHORT, 0, TY_UINT,
-                                       0, 0, 0, TY_ULONG};
-    return TY(by_size[ty_scalar_size((enum ty_scalar)t.s)], t.n);
-}
-
 /* Bases whose _B variants move any type's bits (floats included). */
 static bool moves_bits(unsigned base)
 {
@@ -212,7 +197,7 @@ static ty_t arith_type(D *d, unsigned op, unsigned fl, unsigned n,
             ty_is_signed((enum ty_scalar)r->type.s) == sg)
             return r->type;
     }
-    return sg ? signed_of(t) : unsigned_of(t);
+    return sg ? ty_signed(t) : ty_unsigned(t);
 }
 
 static void selector(D *d, uint64_t z, unsigned n, unsigned vn)
@@ -229,61 +214,12 @@ static void selector(D *d, uint64_t z, unsigned n, unsigned vn)
     }
 }
 
-static const char *binop_text(unsigned base)
-{
-    switch (base) {
-    case BCB_ADD: return "+";
-    case BCB_SUB: return "-";
-    case BCB_MUL: return "*";
-    case BCB_DIV: return "/";
-    case BCB_REM: return "%";
-    case BCB_AND: return "&";
-    case BCB_OR: return "|";
-    case BCB_XOR: return "^";
-    case BCB_SHL: return "<<";
-    case BCB_SHR: return ">>";
-    case BCB_EQ: return "==";
-    case BCB_NE: return "!=";
-    case BCB_LT: return "<";
-    case BCB_LE: return "<=";
-    case BCB_GT: return ">";
-    case BCB_GE: return ">=";
-    case BCB_LAND: return "&&";
-    case BCB_LOR: return "||";
-    }
-    return NULL;
-}
-
-static const char *call_name(unsigned base)
-{
-    switch (base) {
-    case BCB_MAD: return "mad";
-    case BCB_FMA: return "fma";
-    case BCB_MIN: return "min";
-    case BCB_MAX: return "max";
-    case BCB_CLAMP: return "clamp";
-    case BCB_ABS: return "abs";
-    case BCB_FABS: return "fabs";
-    case BCB_SELECT: return "select";
-    case BCB_GID: return "get_global_id";
-    case BCB_LID: return "get_local_id";
-    case BCB_GRP: return "get_group_id";
-    case BCB_GSZ: return "get_global_size";
-    case BCB_LSZ: return "get_local_size";
-    case BCB_NGRP: return "get_num_groups";
-    case BCB_GOFF: return "get_global_offset";
-    case BCB_WDIM: return "get_work_dim";
-    }
-    return NULL;
-}
-
 static void indent(D *d, unsigned depth)
 {
     for (unsigned i = 0; i < depth + 1; i++)
         fputs("    ", d->out);
 }
 
-/* One instruction as a statement (without indentation or newline). */
 static void quoted(FILE *f, const char *s);
 
 /* Registers of an l list, as the arguments of a call. */
@@ -298,226 +234,355 @@ static void arg_list(D *d, const uint32_t *list, unsigned cnt, bool comma)
     }
 }
 
-static void statement(D *d, const uint32_t *ins, bool last)
+/* ---- instructions, by the PRINT column of vm/opcodes.def ---- */
+
+/* The instruction being printed. */
+typedef struct {
+    unsigned op, base, n, fl;
+    const uint32_t *w;    /* its operand words */
+    char form;            /* the PRINT column's form letter ... */
+    const char *sp;       /* ... and spelling */
+    bool last;            /* the RET that ends the kernel */
+    const char *ops;      /* its OPERANDS and TYPES letters */
+    const char *types;
+} ins;
+
+/* Prints one form; returns whether a ')' must follow (dest's as_T). */
+typedef bool printer(D *d, const ins *in);
+
+/* The word of the first operand with letter c (there is one). */
+static uint32_t word(const ins *in, char c)
 {
-    uint32_t h = ins[0];
-    unsigned op = BC_OPCODE(h), n = BC_N(h), fl = BC_FLAGS(h);
-    unsigned base = bc_ops[op].base;
-    const uint32_t *w = ins + 1;
-    FILE *f = d->out;
-    char b1[TY_NAME_MAX], bn[BI_NAME_MAX];
-    bool close = false;
-    const char *bin = binop_text(base), *fn = call_name(base);
-    if (bin) {
-        uint32_t c[3] = {w[1], w[2], w[0]};
-        ty_t t = arith_type(d, op, fl, n, c, 3);
-        bool cmp = base >= BCB_EQ && base <= BCB_LOR;
-        close = dest(d, w[0], cmp ? (n > 1 ? signed_of(t) :
-                                     reg(d, w[0])->type) : t);
-        if (cmp && n == 1 && (reg(d, w[0])->type.n != 1 ||
-                              ty_is_float((enum ty_scalar)reg(d, w[0])->type.s)))
+    const uint32_t *w = in->w;
+    for (const char *p = in->ops; *p && *p != c; p++)
+        w += *p == 'z' ? 2 : 1;
+    return *w;
+}
+
+/* The registers whose types suggest the operation's type (op_type): the
+ * sources a and b, then d. */
+static unsigned candidates(const ins *in, uint32_t cand[3])
+{
+    unsigned k = 0;
+    for (const char *c = "abd"; *c; c++)
+        if (strchr(in->ops, *c))
+            cand[k++] = word(in, *c);
+    return k;
+}
+
+/* The type d is written in for an operation of type t, by d's TYPES
+ * letter: U unsigned; M a vector's signed mask, or a scalar truth value,
+ * which any integer register of its size takes. */
+static ty_t result_type(D *d, const ins *in, ty_t t)
+{
+    const bc_reg *r = reg(d, in->w[0]);
+    switch (in->types[0]) {
+    case 'U':
+        return ty_unsigned(t);
+    case 'M':
+        if (in->n > 1)
+            return ty_signed(t);
+        if (r->type.n != 1 || ty_is_float((enum ty_scalar)r->type.s))
             d->bad = -1;
-        operand(d, w[1], t);
-        fprintf(f, " %s ", bin);
-        operand(d, w[2], t);
-    } else {
-        switch (base) {
-        case BCB_MOV: {
-            ty_t t = reg(d, w[0])->type;
-            fprintf(f, "%s = ", rn(d, w[0]));
-            operand(d, w[1], t);
-            break;
-        }
-        case BCB_SPLAT: {
-            ty_t t = reg(d, w[0])->type;
-            fprintf(f, "%s = (%s)(", rn(d, w[0]), ty_name(t, b1));
-            operand(d, w[1], TY(t.s, 1));
-            fputc(')', f);
-            break;
-        }
-        case BCB_SWZ: {
-            ty_t at = reg(d, w[1])->type;
-            close = dest(d, w[0], TY(at.s, n));
-            fputs(rn(d, w[1]), f);
-            selector(d, w[2] | (uint64_t)w[3] << 32, n, at.n);
-            break;
-        }
-        case BCB_SWW: {
-            ty_t dt = reg(d, w[0])->type;
-            fputs(rn(d, w[0]), f);
-            selector(d, w[2] | (uint64_t)w[3] << 32, n, dt.n);
-            fputs(" = ", f);
-            operand(d, w[1], TY(dt.s, n));
-            break;
-        }
-        case BCB_AS:
-            fprintf(f, "%s = as_%s(%s)", rn(d, w[0]),
-                    ty_name(reg(d, w[0])->type, b1), rn(d, w[1]));
-            break;
-        case BCB_CVT: {
-            bi_desc bi = {0};
-            bi.kind = BI_CONVERT;
-            bi.type = TY(BC_CVT_DST(w[2]) < TY_NSCALAR ? BC_CVT_DST(w[2]) : 0, n);
-            bi.n = n, bi.sat = BC_CVT_SAT(w[2]);
-            bi.has_round = BC_CVT_SPELLED(w[2]);
-            bi.round = (enum rnd)BC_CVT_RND(w[2]);
-            fprintf(f, "%s = %s(%s)", rn(d, w[0]), bi_format(&bi, bn),
-                    rn(d, w[1]));
-            break;
-        }
-        case BCB_NEG:
-        case BCB_NOT:
-        case BCB_LNOT: {
-            ty_t t = arith_type(d, op, fl, n, (uint32_t[]){w[1], w[0]}, 2);
-            close = dest(d, w[0], base == BCB_LNOT ? signed_of(t) : t);
-            fputc(base == BCB_NEG ? '-' : base == BCB_NOT ? '~' : '!', f);
-            operand(d, w[1], t);
-            break;
-        }
-        case BCB_MAD: case BCB_FMA: case BCB_MIN: case BCB_MAX:
-        case BCB_CLAMP: case BCB_ABS: case BCB_FABS: case BCB_SELECT: {
-            unsigned na = strlen(bc_bases[base].operands) - 1;
-            ty_t t = op_type(d, op, n, (uint32_t[]){w[1], w[2], w[0]}, 3);
-            close = dest(d, w[0], base == BCB_ABS ? unsigned_of(t) : t);
-            fprintf(f, "%s(", fn);
-            for (unsigned i = 0; i < na; i++) {
-                if (i)
-                    fputs(", ", f);
-                ty_t ti = t;
-                if (base == BCB_SELECT && i == 2) {
-                    ti = reg(d, w[3])->type;
-                    if (ty_is_float((enum ty_scalar)ti.s))
-                        ti = signed_of(t);
-                }
-                operand(d, w[1 + i], ti);
-            }
-            fputc(')', f);
-            break;
-        }
-        case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST: {
-            /* the function id follows the register operands */
-            unsigned na = (unsigned)strlen(bc_bases[base].operands) - 2;
-            uint32_t fi = w[na + 1];
-            ty_t t = TY(bc_ops[op].elem, n), rt = t;
-            const bc_reg *dr = reg(d, w[0]);
-            if (fi >= MF_COUNT)
-                d->bad = -1, fi = 0;
-            if (base == BCB_FTEST) {
-                /* a scalar truth value takes any integer of its size */
-                rt = n > 1 ? signed_of(t) : dr->type;
-                if (n == 1 && (dr->type.n != 1 ||
-                               ty_is_float((enum ty_scalar)dr->type.s)))
-                    d->bad = -1;
-            }
-            close = dest(d, w[0], rt);
-            fprintf(f, "%s(", mathfns[fi].name);
-            for (unsigned i = 0; i < na; i++) {
-                if (i)
-                    fputs(", ", f);
-                operand(d, w[1 + i], t);
-            }
-            fputc(')', f);
-            break;
-        }
-        case BCB_GID: case BCB_LID: case BCB_GRP: case BCB_GSZ:
-        case BCB_LSZ: case BCB_NGRP: case BCB_GOFF:
-            fprintf(f, "%s = %s(%u)", rn(d, w[0]), fn, w[1]);
-            break;
-        case BCB_WDIM:
-            fprintf(f, "%s = %s()", rn(d, w[0]), fn);
-            break;
-        case BCB_LD: {
-            ty_t t = reg(d, w[1])->type;
-            close = dest(d, w[0], t);
-            fprintf(f, "%s[%s]", rn(d, w[1]), rn(d, w[2]));
-            break;
-        }
-        case BCB_ST:
-            fprintf(f, "%s[%s] = ", rn(d, w[0]), rn(d, w[1]));
-            operand(d, w[2], reg(d, w[0])->type);
-            break;
-        case BCB_VLOAD:
-            close = dest(d, w[0], TY(reg(d, w[2])->type.s, n));
-            fprintf(f, "vload%u(%s, %s)", n, rn(d, w[1]), rn(d, w[2]));
-            break;
-        case BCB_VSTORE:
-            fprintf(f, "vstore%u(", n);
-            operand(d, w[0], TY(reg(d, w[2])->type.s, n));
-            fprintf(f, ", %s, %s)", rn(d, w[1]), rn(d, w[2]));
-            break;
-        case BCB_VLDH: {
-            bi_desc bi = {0};
-            bi.kind = fl & BC_F_ALIGNED ? BI_VLOADA_HALF : BI_VLOAD_HALF;
-            bi.n = n;
-            fprintf(f, "%s = %s(%s, %s)", rn(d, w[0]), bi_format(&bi, bn),
-                    rn(d, w[1]), rn(d, w[2]));
-            break;
-        }
-        case BCB_VSTH: {
-            bi_desc bi = {0};
-            bi.kind = fl & BC_F_ALIGNED ? BI_VSTOREA_HALF : BI_VSTORE_HALF;
-            bi.n = n;
-            bi.round = (enum rnd)((fl & BC_F_RND) >> BC_F_RND_SHIFT);
-            bi.has_round = bi.round != RND_RTE;
-            fprintf(f, "%s(", bi_format(&bi, bn));
-            operand(d, w[0], TY(bc_ops[op].elem, n));
-            fprintf(f, ", %s, %s)", rn(d, w[1]), rn(d, w[2]));
-            break;
-        }
-        case BCB_PADD:
-            fprintf(f, "%s = %s + %s", rn(d, w[0]), rn(d, w[1]), rn(d, w[2]));
-            break;
-        case BCB_IF:
-        case BCB_BRKIF: {
-            ty_t t = reg(d, w[0])->type;
-            if (ty_is_float((enum ty_scalar)t.s) || t.n != 1)
-                t = unsigned_of(TY(t.s, 1));
-            fputs(base == BCB_IF ? "if " : fl & BC_F_NOT ? "break if !"
-                                                         : "break if ", f);
-            operand(d, w[0], t);
-            break;
-        }
-        case BCB_ELSE: fputs("else", f); break;
-        case BCB_ENDIF:
-        case BCB_ENDLOOP: fputs("end", f); break;
-        case BCB_LOOP: fputs("loop", f); break;
-        case BCB_BREAK: fputs("break", f); break;
-        case BCB_CONT: fputs("continue", f); break;
-        case BCB_RET: fputs(last ? "end" : "return", f); break;
-        case BCB_BARRIER:
-            if (!w[0])
-                fputs("barrier(0)", f);
-            else
-                fprintf(f, "barrier(%s%s%s)",
-                        w[0] & BC_FENCE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "",
-                        w[0] == (BC_FENCE_LOCAL | BC_FENCE_GLOBAL) ? " | " : "",
-                        w[0] & BC_FENCE_GLOBAL ? "CLK_GLOBAL_MEM_FENCE" : "");
-            break;
-        case BCB_CALL:
-        case BCB_CALLV: {
-            bool val = base == BCB_CALL;
-            uint32_t x = w[val];
-            if (val)
-                close = dest(d, w[0], reg(d, w[0])->type);
-            fprintf(f, "%s(", x < d->m->nexterns
-                                  ? bc_str(d->m, d->m->externs[x].name) : "?");
-            arg_list(d, w + 1 + val, fl, false);
-            fputc(')', f);
-            break;
-        }
-        case BCB_PRINTF:
-            fputs("printf(", f);
-            quoted(f, bc_str(d->m, w[0]));
-            arg_list(d, w + 1, fl, true);
-            fputc(')', f);
-            break;
-        default:
-            fprintf(f, "; %s (no IR form)", bc_ops[op].name);
-            d->bad = -1;
-        }
+        return r->type;
     }
-    if (close)
-        fputc(')', f);
+    return t;
+}
+
+/* The source operands as call arguments of type t; a K operand (select's
+ * condition) in its register's own integer type. */
+static void call_args(D *d, const ins *in, unsigned na, ty_t t)
+{
+    for (unsigned i = 0; i < na; i++) {
+        ty_t ti = t;
+        if (in->types[1 + i] == 'K') {
+            ti = reg(d, in->w[1 + i])->type;
+            if (ty_is_float((enum ty_scalar)ti.s))
+                ti = ty_signed(t);
+        }
+        fputs(i ? ", " : "", d->out);
+        operand(d, in->w[1 + i], ti);
+    }
+    fputc(')', d->out);
+}
+
+static bool p_binary(D *d, const ins *in)
+{
+    uint32_t c[3];
+    ty_t t = arith_type(d, in->op, in->fl, in->n, c, candidates(in, c));
+    bool close = dest(d, in->w[0], result_type(d, in, t));
+    operand(d, in->w[1], t);
+    fprintf(d->out, " %s ", in->sp);
+    operand(d, in->w[2], t);
+    return close;
+}
+
+/* -a, ~a, !a: !a is written in the signed type even as a scalar. */
+static bool p_unary(D *d, const ins *in)
+{
+    uint32_t c[3];
+    ty_t t = arith_type(d, in->op, in->fl, in->n, c, candidates(in, c));
+    bool close = dest(d, in->w[0], in->types[0] == 'M' ? ty_signed(t) : t);
+    fputs(in->sp, d->out);
+    operand(d, in->w[1], t);
+    return close;
+}
+
+static bool p_call(D *d, const ins *in)
+{
+    uint32_t c[3];
+    ty_t t = op_type(d, in->op, in->n, c, candidates(in, c));
+    bool close = dest(d, in->w[0], result_type(d, in, t));
+    fprintf(d->out, "%s(", in->sp);
+    call_args(d, in, (unsigned)strlen(in->ops) - 1, t);
+    return close;
+}
+
+/* A math built-in: the function id follows the register operands. */
+static bool p_math(D *d, const ins *in)
+{
+    unsigned na = (unsigned)strlen(in->ops) - 2;
+    uint32_t fi = in->w[na + 1];
+    ty_t t = TY(bc_ops[in->op].elem, in->n);
+    if (fi >= MF_COUNT)
+        d->bad = -1, fi = 0;
+    bool close = dest(d, in->w[0], result_type(d, in, t));
+    fprintf(d->out, "%s(", mathfns[fi].name);
+    call_args(d, in, na, t);
+    return close;
+}
+
+/* A work-item function: its immediates are its arguments. */
+static bool p_workitem(D *d, const ins *in)
+{
+    const char *sep = "";
+    fprintf(d->out, "%s = %s(", rn(d, in->w[0]), in->sp);
+    for (unsigned i = 1; in->ops[i]; i++)
+        if (in->ops[i] == 'i')
+            fprintf(d->out, "%s%u", sep, in->w[i]), sep = ", ";
+    fputc(')', d->out);
+    return false;
+}
+
+static bool p_keyword(D *d, const ins *in)
+{
+    fputs(in->last ? "end" : in->sp, d->out);
+    return false;
+}
+
+/* if c, break if c, break if !c: a condition reads as an unsigned scalar
+ * unless its register is an integer scalar. */
+static bool p_cond(D *d, const ins *in)
+{
+    ty_t t = reg(d, in->w[0])->type;
+    if (ty_is_float((enum ty_scalar)t.s) || t.n != 1)
+        t = ty_unsigned(TY(t.s, 1));
+    fprintf(d->out, "%s %s", in->sp,
+            in->form == '!' && (in->fl & BC_F_NOT) ? "!" : "");
+    operand(d, in->w[0], t);
+    return false;
+}
+
+static bool p_move(D *d, const ins *in)
+{
+    fprintf(d->out, "%s = ", rn(d, in->w[0]));
+    operand(d, in->w[1], reg(d, in->w[0])->type);
+    return false;
+}
+
+static bool p_splat(D *d, const ins *in)
+{
+    char b[TY_NAME_MAX];
+    ty_t t = reg(d, in->w[0])->type;
+    fprintf(d->out, "%s = (%s)(", rn(d, in->w[0]), ty_name(t, b));
+    operand(d, in->w[1], TY(t.s, 1));
+    fputc(')', d->out);
+    return false;
+}
+
+static uint64_t z_of(const ins *in)
+{
+    return in->w[2] | (uint64_t)in->w[3] << 32;
+}
+
+static bool p_swizzle(D *d, const ins *in)
+{
+    ty_t at = reg(d, in->w[1])->type;
+    bool close = dest(d, in->w[0], TY(at.s, in->n));
+    fputs(rn(d, in->w[1]), d->out);
+    selector(d, z_of(in), in->n, at.n);
+    return close;
+}
+
+static bool p_swizzle_store(D *d, const ins *in)
+{
+    ty_t dt = reg(d, in->w[0])->type;
+    fputs(rn(d, in->w[0]), d->out);
+    selector(d, z_of(in), in->n, dt.n);
+    fputs(" = ", d->out);
+    operand(d, in->w[1], TY(dt.s, in->n));
+    return false;
+}
+
+static bool p_as(D *d, const ins *in)
+{
+    char b[TY_NAME_MAX];
+    fprintf(d->out, "%s = as_%s(%s)", rn(d, in->w[0]),
+            ty_name(reg(d, in->w[0])->type, b), rn(d, in->w[1]));
+    return false;
+}
+
+static bool p_convert(D *d, const ins *in)
+{
+    char bn[BI_NAME_MAX];
+    uint32_t cw = in->w[2];
+    bi_desc bi = {0};
+    bi.kind = BI_CONVERT;
+    bi.type = TY(BC_CVT_DST(cw) < TY_NSCALAR ? BC_CVT_DST(cw) : 0, in->n);
+    bi.n = in->n, bi.sat = BC_CVT_SAT(cw);
+    bi.has_round = BC_CVT_SPELLED(cw);
+    bi.round = (enum rnd)BC_CVT_RND(cw);
+    fprintf(d->out, "%s = %s(%s)", rn(d, in->w[0]), bi_format(&bi, bn),
+            rn(d, in->w[1]));
+    return false;
+}
+
+static bool p_load(D *d, const ins *in)
+{
+    bool close = dest(d, in->w[0], reg(d, in->w[1])->type);
+    fprintf(d->out, "%s[%s]", rn(d, in->w[1]), rn(d, in->w[2]));
+    return close;
+}
+
+static bool p_store(D *d, const ins *in)
+{
+    fprintf(d->out, "%s[%s] = ", rn(d, in->w[0]), rn(d, in->w[1]));
+    operand(d, in->w[2], reg(d, in->w[0])->type);
+    return false;
+}
+
+static bool p_vload(D *d, const ins *in)
+{
+    bool close = dest(d, in->w[0], TY(reg(d, in->w[2])->type.s, in->n));
+    fprintf(d->out, "%s%u(%s, %s)", in->sp, in->n, rn(d, in->w[1]),
+            rn(d, in->w[2]));
+    return close;
+}
+
+static bool p_vstore(D *d, const ins *in)
+{
+    fprintf(d->out, "%s%u(", in->sp, in->n);
+    operand(d, in->w[0], TY(reg(d, in->w[2])->type.s, in->n));
+    fprintf(d->out, ", %s, %s)", rn(d, in->w[1]), rn(d, in->w[2]));
+    return false;
+}
+
+/* vload(a)_halfn or vstore(a)_halfn_rtX, by the instruction's flags. */
+static bi_desc half_desc(const ins *in, bool store)
+{
+    bool al = in->fl & BC_F_ALIGNED;
+    bi_desc bi = {0};
+    bi.kind = store ? (al ? BI_VSTOREA_HALF : BI_VSTORE_HALF)
+                    : (al ? BI_VLOADA_HALF : BI_VLOAD_HALF);
+    bi.n = in->n;
+    if (store) {
+        bi.round = (enum rnd)((in->fl & BC_F_RND) >> BC_F_RND_SHIFT);
+        bi.has_round = bi.round != RND_RTE;
+    }
+    return bi;
+}
+
+static bool p_vload_half(D *d, const ins *in)
+{
+    char bn[BI_NAME_MAX];
+    bi_desc bi = half_desc(in, false);
+    fprintf(d->out, "%s = %s(%s, %s)", rn(d, in->w[0]), bi_format(&bi, bn),
+            rn(d, in->w[1]), rn(d, in->w[2]));
+    return false;
+}
+
+static bool p_vstore_half(D *d, const ins *in)
+{
+    char bn[BI_NAME_MAX];
+    bi_desc bi = half_desc(in, true);
+    fprintf(d->out, "%s(", bi_format(&bi, bn));
+    operand(d, in->w[0], TY(bc_ops[in->op].elem, in->n));
+    fprintf(d->out, ", %s, %s)", rn(d, in->w[1]), rn(d, in->w[2]));
+    return false;
+}
+
+static bool p_padd(D *d, const ins *in)
+{
+    fprintf(d->out, "%s = %s + %s", rn(d, in->w[0]), rn(d, in->w[1]),
+            rn(d, in->w[2]));
+    return false;
+}
+
+static bool p_barrier(D *d, const ins *in)
+{
+    uint32_t f = in->w[0];
+    fprintf(d->out, "%s(", in->sp);
+    if (!f)
+        fputc('0', d->out);
+    else
+        fprintf(d->out, "%s%s%s",
+                f & BC_FENCE_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "",
+                f == (BC_FENCE_LOCAL | BC_FENCE_GLOBAL) ? " | " : "",
+                f & BC_FENCE_GLOBAL ? "CLK_GLOBAL_MEM_FENCE" : "");
+    fputc(')', d->out);
+    return false;
+}
+
+/* A call of an extern: d = NAME(l...) (CALL), NAME(l...) (CALLV). */
+static bool p_extern(D *d, const ins *in)
+{
+    bool val = in->ops[0] == 'd', close = false;
+    uint32_t x = in->w[val];
+    if (val)
+        close = dest(d, in->w[0], reg(d, in->w[0])->type);
+    fprintf(d->out, "%s(", x < d->m->nexterns
+                               ? bc_str(d->m, d->m->externs[x].name) : "?");
+    arg_list(d, in->w + 1 + val, in->fl, false);
+    fputc(')', d->out);
+    return close;
+}
+
+static bool p_printf(D *d, const ins *in)
+{
+    fprintf(d->out, "%s(", in->sp);
+    quoted(d->out, bc_str(d->m, in->w[0]));
+    arg_list(d, in->w + 1, in->fl, true);
+    fputc(')', d->out);
+    return false;
+}
+
+/* The printer of each form letter (vm/opcodes.def: PRINT). */
+static printer *const printers[128] = {
+    ['o'] = p_binary, ['u'] = p_unary, ['f'] = p_call, ['w'] = p_workitem,
+    ['m'] = p_math, ['k'] = p_keyword, ['c'] = p_cond, ['!'] = p_cond,
+    ['v'] = p_move, ['s'] = p_splat, ['r'] = p_swizzle,
+    ['R'] = p_swizzle_store, ['a'] = p_as, ['t'] = p_convert,
+    ['l'] = p_load, ['L'] = p_store, ['n'] = p_vload, ['N'] = p_vstore,
+    ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
+    ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
+};
+
+/* One instruction as a statement (without indentation or newline). */
+static void statement(D *d, const uint32_t *code, bool last)
+{
+    unsigned op = BC_OPCODE(code[0]), base = bc_ops[op].base;
+    const char *pf = op_print((enum bc_base)base);
+    unsigned char form = (unsigned char)pf[0];
+    printer *p = form < 128 ? printers[form] : NULL;
+    ins in = {op, base, BC_N(code[0]), BC_FLAGS(code[0]), code + 1,
+              (char)form, pf[0] && pf[1] == ' ' ? pf + 2 : "", last,
+              bc_bases[base].operands, bc_bases[base].types};
+    if (!p) {
+        fprintf(d->out, "; %s (no IR form)", bc_ops[op].name);
+        d->bad = -1;
+    } else if (p(d, &in)) {
+        fputc(')', d->out);
+    }
 }
 
 /* ---- declarations ---- */

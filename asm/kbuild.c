@@ -1,7 +1,8 @@
 /* The module and the kernel under construction: the string table, the
- * constant pool, registers (named, temporary, constant), the code and its
- * line table. Everything is deduplicated deterministically, so a module
- * printed by dis assembles back to the same bytes. */
+ * constant pool, the extern table, registers (named, temporary, constant),
+ * the code, its line table and its printf formats. Everything is
+ * deduplicated deterministically, so a module printed by dis assembles back
+ * to the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,98 @@ bool kb_emit(A *a, int op, unsigned n, unsigned flags, const uint32_t *w,
     return true;
 }
 
+/* ---- externs and printf formats ---- */
+
+int32_t kb_extern_find(const A *a, const char *s, size_t len)
+{
+    for (uint32_t i = 0; i < a->next; i++)
+        if (strlen(a->extn[i]) == len && !memcmp(a->extn[i], s, len))
+            return (int32_t)i;
+    return -1;
+}
+
+bool kb_extern_add(A *a, const char *name, size_t len, bc_ctype ret,
+                   unsigned np, const bc_ctype *params)
+{
+    if (a->next == a->capext) {
+        uint32_t cap = a->capext ? a->capext * 2 : 8;
+        bc_extern *nx = realloc(a->ext, cap * sizeof *nx);
+        if (nx)
+            a->ext = nx;
+        char **nn = realloc(a->extn, cap * sizeof *nn);
+        if (nn)
+            a->extn = nn;
+        if (!nx || !nn) {
+            asm_oom(a);
+            return false;
+        }
+        a->capext = cap;
+    }
+    bc_extern *x = &a->ext[a->next];
+    *x = (bc_extern){0, ret, np, NULL};
+    char *nm = strndup(name, len);
+    if (!nm || (np && !(x->params = malloc(np * sizeof *x->params)))) {
+        free(nm);
+        asm_oom(a);
+        return false;
+    }
+    if (np)
+        memcpy(x->params, params, np * sizeof *params);
+    a->extn[a->next++] = nm;
+    return true;
+}
+
+void kb_format_add(A *a, uint32_t at, char *s, size_t len)
+{
+    if (a->nfmts == a->capfmts) {
+        uint32_t cap = a->capfmts ? a->capfmts * 2 : 8;
+        struct asm_fmt *nf = realloc(a->fmts, cap * sizeof *nf);
+        if (!nf) {
+            free(s);
+            asm_oom(a);
+            return;
+        }
+        a->fmts = nf, a->capfmts = cap;
+    }
+    a->fmts[a->nfmts++] = (struct asm_fmt){at, s, len};
+}
+
+/* The kernel's printf formats: interned and patched in (keep), or
+ * dropped. */
+static void formats_end(A *a, bool keep)
+{
+    for (uint32_t i = 0; i < a->nfmts; i++) {
+        struct asm_fmt *f = &a->fmts[i];
+        if (keep)
+            kb_patch(a, f->at, f->len ? kb_str(a, f->s, f->len) : 0);
+        free(f->s);
+    }
+    a->nfmts = 0;
+}
+
+static void externs_free(A *a)
+{
+    for (uint32_t i = 0; i < a->next; i++) {
+        free(a->extn[i]);
+        if (a->ext)
+            free(a->ext[i].params);
+    }
+    free(a->ext), free(a->extn);
+    a->ext = NULL, a->extn = NULL, a->next = a->capext = 0;
+    formats_end(a, false);
+    free(a->fmts), a->fmts = NULL, a->capfmts = 0;
+}
+
+/* The externs, named, into out. */
+static void externs_take(A *a, bc_module *out)
+{
+    for (uint32_t i = 0; i < a->next; i++)
+        a->ext[i].name = kb_str(a, a->extn[i], strlen(a->extn[i]));
+    out->nexterns = a->next, out->externs = a->ext;
+    a->ext = NULL;
+    externs_free(a);
+}
+
 /* ---- kernels ---- */
 
 static void kernel_reset(A *a)
@@ -435,7 +528,7 @@ bool kb_kernel_begin(A *a, const char *name, size_t len, uint32_t line)
 
 void kb_kernel_drop(A *a)
 {
-    ffi_kernel_end(a, false);
+    formats_end(a, false);
     free(a->k.params);
     free(a->k.regs);
     free(a->k.code);
@@ -445,7 +538,7 @@ void kb_kernel_drop(A *a)
 
 bool kb_kernel_end(A *a)
 {
-    ffi_kernel_end(a, true);
+    formats_end(a, true);
     if (!grow(a, &a->kernels, &a->capkernels, (uint64_t)a->nkernels + 1,
               sizeof *a->kernels)) {
         kb_kernel_drop(a);
@@ -466,7 +559,7 @@ void kb_module_free(A *a)
         free(k->params), free(k->regs), free(k->code), free(k->lines);
     }
     free(a->kernels), a->kernels = NULL, a->nkernels = a->capkernels = 0;
-    ffi_free(a);
+    externs_free(a);
     free(a->str), a->str = NULL, a->nstr = a->capstr = 0;
     free(a->pool), a->pool = NULL, a->npool = a->cappool = 0;
     free(a->pent), a->pent = NULL, a->npent = a->cappent = 0;
@@ -482,7 +575,7 @@ bool kb_module_take(A *a, bc_module *out)
     out->source = kb_str(a, src, strlen(src));
     if (a->nerr)
         return false;
-    ffi_module_end(a, out);   /* interns their names: first */
+    externs_take(a, out);   /* interns their names: first */
     out->nkernels = a->nkernels, out->kernels = a->kernels;
     out->nconst = a->npool, out->consts = a->pool;
     out->nstrings = a->nstr, out->strings = a->str;

@@ -1,3 +1,5 @@
+/* The lexer: one physical line of IR into tokens (identifiers, numbers,
+ * strings, punctuators), block comments carried across lines. */
 #include "asm/lex.h"
 
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+/* Numeric literals: parsing, their exact bits in each OpenCL scalar type,
+ * constant operators with the VM's semantics, and shortest text for dis. */
 #include "asm/lit.h"
 
 #include <math.h>
@@ -5,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stdlib/bytes.h"
 #include "stdlib/convert.h"
 #include "stdlib/half.h"
 #include "asm/lex.h"
@@ -172,58 +175,36 @@ static uint64_t mask_of(enum ty_scalar t)
     return b == 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1;
 }
 
-/* The host representation cv_scalar reads: a same-size unsigned integer
- * holds the same bytes as the C storage type of t (float bits included). */
-static void to_host(enum ty_scalar t, uint64_t bits, void *p)
-{
-    switch (ty_scalar_size(t)) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(p, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
-    default: memcpy(p, &bits, 8);
-    }
-}
-
-static uint64_t from_host(enum ty_scalar t, const void *p)
-{
-    switch (ty_scalar_size(t)) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-
+/* cv_scalar's host representation: an element's bits in host order (a
+ * same-size unsigned integer holds the bytes of t's C storage type). */
 void lit_host_put(void *p, enum ty_scalar t, unsigned i, uint64_t bits)
 {
-    to_host(t, bits, (uint8_t *)p + (size_t)i * ty_scalar_size(t));
+    ty_put_bits((uint8_t *)p + (size_t)i * ty_scalar_size(t), ty_scalar_size(t),
+                bits);
 }
 
 uint64_t lit_host_get(const void *p, enum ty_scalar t, unsigned i)
 {
-    return from_host(t, (const uint8_t *)p + (size_t)i * ty_scalar_size(t));
+    return ty_get_bits((const uint8_t *)p + (size_t)i * ty_scalar_size(t),
+                       ty_scalar_size(t));
 }
 
 uint64_t lit_convert(enum ty_scalar dst, enum ty_scalar src, uint64_t bits)
 {
     uint64_t s = 0, d = 0;
-    to_host(src, bits, &s);
+    ty_put_bits(&s, ty_scalar_size(src), bits);
     cv_scalar(dst, src, &d, &s, false, cv_default_round(dst));
-    return from_host(dst, &d);
+    return ty_get_bits(&d, ty_scalar_size(dst));
 }
 
 void lit_store(uint8_t *p, enum ty_scalar t, uint64_t bits)
 {
-    for (unsigned i = 0; i < ty_scalar_size(t); i++)
-        p[i] = (uint8_t)(bits >> 8 * i);
+    le_store(p, ty_scalar_size(t), bits);
 }
 
 uint64_t lit_load(const uint8_t *p, enum ty_scalar t)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < ty_scalar_size(t); i++)
-        v |= (uint64_t)p[i] << 8 * i;
-    return v;
+    return le_load(p, ty_scalar_size(t));
 }
 
 static uint64_t sign_bit(enum ty_scalar t)

@@ -1,15 +1,14 @@
-/* Lowering: a checked expression tree into three-address instructions.
- * Each subexpression lands in a temporary (reused across statements by
- * type), except that the outermost one is computed straight into the
- * destination register. as_T views cost nothing: the operand is read as
- * the other type (the verifier checks sizes, not OpenCL types). */
+/* Lowering: a checked expression tree (calls of externs included) into
+ * three-address instructions. Each subexpression lands in a temporary
+ * (reused across statements by type), except that the outermost one is
+ * computed straight into the destination register. as_T views cost
+ * nothing: the operand is read as the other type (the verifier checks
+ * sizes, not OpenCL types). */
 #include <string.h>
 
 #include "asm/asmint.h"
 #include "stdlib/convert.h"
 #include "asm/optab.h"
-
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 static bool emit(A *a, enum bc_base b, ty_t t, unsigned n, unsigned flags,
                  const uint32_t *w, unsigned nw)
@@ -343,11 +342,59 @@ static bool lower_swz(A *a, node *n, int32_t dst, opnd *o)
     return done(a, dst, d, t, o);
 }
 
+/* A value operand in a register of its own type (a view of another
+ * register's type is copied: CALL and PRINTF read registers as declared). */
+static bool own_reg(A *a, node *e, uint32_t *reg)
+{
+    opnd v;
+    if (!lower_expr(a, e, -1, &v) || !exact_src(a, &v))
+        return false;
+    *reg = v.reg;
+    return true;
+}
+
+bool lower_args(A *a, node **args, unsigned n, const bool *ptr, uint32_t *w)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!(ptr[i] ? lower_ptr(a, args[i], -1, &w[i])
+                     : own_reg(a, args[i], &w[i])))
+            return false;
+    return true;
+}
+
+/* CALL or CALLV of a declared extern; o is set if it gives a value. */
+static bool lower_extern_call(A *a, node *n, int32_t dst, opnd *o)
+{
+    const bc_extern *x = &a->ext[n->reg];
+    bool ptr[BC_MAX_CALL_ARGS];
+    uint32_t w[2 + BC_MAX_CALL_ARGS];
+    bool has = x->ret.kind != BC_C_VOID;
+    unsigned first = has ? 2 : 1;
+    for (unsigned i = 0; i < n->nargs; i++)
+        ptr[i] = x->params[i].kind != BC_C_VALUE;
+    if (!lower_args(a, n->args, n->nargs, ptr, w + first))
+        return false;
+    ty_t t = n->x.t;
+    int32_t d = -1;
+    if (has) {
+        if ((d = target(a, dst, t, true)) < 0)
+            return false;
+        w[0] = (uint32_t)d;
+    }
+    w[first - 1] = (uint32_t)n->reg;
+    if (!kb_emit(a, op_variant(has ? BCB_CALL : BCB_CALLV, TY_UINT),
+                 n->sel[0], n->nargs, w, first + n->nargs))
+        return false;
+    for (unsigned i = 0; i < n->nargs; i++)
+        kb_release(a, w[first + i]);
+    return !has || done(a, dst, d, t, o);
+}
+
 static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
 {
     ty_t t = n->x.t;
     if (n->op == F_EXT)
-        return ffi_lower_call(a, n, dst, o);
+        return lower_extern_call(a, n, dst, o);
     if (n->op == F_BI) {
         const bi_desc *bi = &n->bi;
         opnd c, off;
@@ -593,7 +640,7 @@ bool lower_call_stmt(A *a, node *n)
 {
     if (n->op == F_EXT) {
         opnd o;
-        return ffi_lower_call(a, n, -1, &o);
+        return lower_extern_call(a, n, -1, &o);
     }
     if (n->op == F_BARRIER) {
         uint32_t w[1] = {n->sel[0]};

@@ -1,29 +1,58 @@
+/* The opcode facts the assembler and disassembler derive from
+ * vm/opcodes.def: operation variants by element type, their classes, how
+ * each prints; and the operation each built-in function runs (asm_fns). */
 #include "asm/optab.h"
 
 #include <string.h>
 
-/* The CLASS column, spelled: TC_BITS and TC_ARITH share one handler for
- * signed and unsigned integers (the _B variants). */
-static const char *const classes[BCB_COUNT] = {
-#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = #CLASS,
+#include "asm/asmint.h"
+
+const asm_fninfo asm_fns[F_COUNT] = {
+#define X(E, name, nargs, base) [F_##E] = {name, nargs, base},
+    ASM_FUNCS(X)
+#undef X
+};
+
+/* The CLASS column: TC_BITS and TC_ARITH share one handler for signed and
+ * unsigned integers (the _B variants). A class missing from TC_CLASSES
+ * fails to compile here. */
+static const uint8_t classes[BCB_COUNT] = {
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) [BCB_##NAME] = OPC_##CLASS,
 #include "vm/opcodes.def"
 #undef OP
 };
 
+/* The PRINT column: how dis writes each operation. */
+static const char *const prints[BCB_COUNT] = {
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) [BCB_##NAME] = PRINT,
+#include "vm/opcodes.def"
+#undef OP
+};
+
+const char *op_print(enum bc_base base)
+{
+    return (unsigned)base < BCB_COUNT ? prints[base] : "";
+}
+
+static const char *const class_names[OPC_COUNT] = {
+#define X(C) [OPC_##C] = #C,
+    TC_CLASSES(X)
+#undef X
+};
+
 const char *op_class_name(enum bc_base base)
 {
-    return (unsigned)base < BCB_COUNT ? classes[base] : "?";
+    return (unsigned)base < BCB_COUNT ? class_names[classes[base]] : "?";
 }
 
 static bool class_has_bits(enum bc_base base)
 {
-    return !strcmp(classes[base], "TC_BITS") ||
-           !strcmp(classes[base], "TC_ARITH");
+    return classes[base] == OPC_TC_BITS || classes[base] == OPC_TC_ARITH;
 }
 
 bool op_is_single(enum bc_base base)
 {
-    return !strcmp(classes[base], "TC_NONE");
+    return classes[base] == OPC_TC_NONE;
 }
 
 bool op_is_bits(enum bc_op op)

@@ -5,12 +5,6 @@
 
 #include "asm/asmint.h"
 
-const asm_fninfo asm_fns[F_COUNT] = {
-#define X(E, name, nargs, base) [F_##E] = {name, nargs, base},
-    ASM_FUNCS(X)
-#undef X
-};
-
 /* ---- arena ---- */
 
 enum { CHUNK = 1 << 16 };
@@ -319,7 +313,7 @@ static node *parse_primary(A *a)
                           "(%.*s)(...)", (int)t->len, t->s, (int)t->len, t->s);
                 return NULL;
             }
-            int32_t xi = ffi_find(a, t->s, t->len);
+            int32_t xi = kb_extern_find(a, t->s, t->len);
             if (xi >= 0) {
                 fn = F_EXT;
             } else if (tok_is(t, "printf")) {

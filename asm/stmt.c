@@ -7,8 +7,6 @@
 #include "vm/bcfile.h"
 #include "asm/optab.h"
 
-#define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
-
 static uint32_t tok_end(const tok *t) { return t->col + t->len; }
 
 static bool at_eol(A *a)
@@ -357,7 +355,7 @@ static bool assign_type(A *a, node *rhs, ty_t t, const char *dest)
         return false;
     }
     if (rhs->x.cls != X_VAL)
-        return check_settle(a, rhs, t);
+        return settle_type(a, rhs, t);
     ty_t s = rhs->x.t;
     if (ty_eq(s, t))
         return true;
@@ -394,14 +392,15 @@ static bool ptr_compatible(A *a, const node *rhs, const bc_reg *d,
     if (rhs->x.cls != X_PTR || !ty_eq(rhs->x.t, d->type) ||
         rhs->x.space != d->space) {
         asm_error_node(a, rhs, "%s is %s; cannot assign %s", dest,
-                       check_xty_name(&dx, b1),
-                       rhs->x.cls == X_PTR ? check_xty_name(&rhs->x, b2)
+                       diag_xty_name(&dx, b1),
+                       rhs->x.cls == X_PTR ? diag_xty_name(&rhs->x, b2)
                                            : "a value");
         return false;
     }
     if (rhs->x.cptr && !dx.cptr) {
         asm_error_node(a, rhs, "%s points to const data; %s (%s) does not",
-                       check_xty_name(&rhs->x, b2), dest, check_xty_name(&dx, b1));
+                       diag_xty_name(&rhs->x, b2), dest,
+                       diag_xty_name(&dx, b1));
         return false;
     }
     return true;
@@ -487,7 +486,7 @@ static void assign(A *a, node *lhs, int op, node *rhs)
         const node *p = lhs->a;
         if (p->x.cptr || p->x.space == BC_CONSTANT) {
             asm_error_node(a, lhs, "stores through %s, which points to %s "
-                           "data", check_xty_name(&p->x, b1),
+                           "data", diag_xty_name(&p->x, b1),
                            p->x.cptr ? "const" : "constant");
             return;
         }
@@ -623,7 +622,7 @@ static void declaration(A *a)
                 return;
             }
             if (!len->litonly || !check_expr(a, len) ||
-                !check_settle(a, len, TY(TY_ULONG, 1)) || len->vv[0] == 0 ||
+                !settle_type(a, len, TY(TY_ULONG, 1)) || len->vv[0] == 0 ||
                 len->vv[0] > UINT32_MAX ||
                 len->vv[0] * ty_sizeof(t) > (space == BC_LOCAL
                                              ? BC_MAX_LOCAL : BC_MAX_PRIVATE)) {
@@ -720,12 +719,12 @@ static bool condition(A *a, node *c, opnd *o)
         return false;
     if (c->x.cls == X_BOOL)
         c->x.cls = X_VAL;
-    else if (!check_settle_default(a, c))
+    else if (!settle_default(a, c))
         return false;
     if (c->x.cls != X_VAL || c->x.t.n != 1 ||
         ty_is_float((enum ty_scalar)c->x.t.s)) {
         asm_error_node(a, c, "a condition must be a scalar integer, not %s%s",
-                       check_xty_name(&c->x, b1),
+                       diag_xty_name(&c->x, b1),
                        c->x.cls == X_VAL && c->x.t.n == 1 ? " (compare it: "
                        "x != 0)" : "");
         return false;
@@ -878,7 +877,7 @@ void stmt_line(A *a)
         return;
     }
     if (tok_is(t, "extern")) {
-        ffi_extern_decl(a);
+        hostcall_extern(a);
         return;
     }
     if (!a->in_kernel) {
@@ -894,7 +893,7 @@ void stmt_line(A *a)
     }
     if (tok_is(t, "printf") && parse_peek_at(a, 1)->kind == TK_PUNCT &&
         parse_peek_at(a, 1)->p == P_LPAREN) {
-        ffi_printf(a);
+        hostcall_printf(a);
         return;
     }
     if (keyword(a))
@@ -913,7 +912,7 @@ void stmt_line(A *a)
     }
     if (t->kind == TK_IDENT && parse_peek_at(a, 1)->kind == TK_PUNCT &&
         parse_peek_at(a, 1)->p == P_LPAREN && !parse_is_func(t->s, t->len, &fn, &bi)
-        && kb_find(a, t->s, t->len) < 0 && ffi_find(a, t->s, t->len) < 0) {
+        && kb_find(a, t->s, t->len) < 0 && kb_extern_find(a, t->s, t->len) < 0) {
         parse_unknown_func(a, t, "built-in");
         return;
     }

@@ -5,14 +5,14 @@
 #include <string.h>
 
 const bc_baseinfo bc_bases[BCB_COUNT] = {
-#define OP(NAME, CLASS, OPS, TYPES, SYN) [BCB_##NAME] = {#NAME, OPS, TYPES, SYN},
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) [BCB_##NAME] = {#NAME, OPS, TYPES, SYN},
 #include "vm/opcodes.def"
 #undef OP
 };
 
 const bc_opinfo bc_ops[BC_NOPS] = {
 #define XV(NAME, SUF, TY) [BC_##NAME##SUF] = {#NAME #SUF, BCB_##NAME, TY},
-#define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
 #include "vm/opcodes.def"
 #undef OP
 #undef XV

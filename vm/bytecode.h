@@ -23,7 +23,7 @@
 
 /* Operations (one per row of opcodes.def) ... */
 enum bc_base {
-#define OP(NAME, CLASS, OPS, TYPES, SYN) BCB_##NAME,
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) BCB_##NAME,
 #include "vm/opcodes.def"
 #undef OP
     BCB_COUNT
@@ -32,7 +32,7 @@ enum bc_base {
 /* ... and opcodes: one per operation and element type of its class. */
 enum bc_op {
 #define XV(NAME, SUF, TY) BC_##NAME##SUF,
-#define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
 #include "vm/opcodes.def"
 #undef OP
 #undef XV

@@ -2044,7 +2044,7 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
 #ifndef CLVM_SWITCH_DISPATCH
     static const void *const labels[XOP_COUNT] = {
 #define XV(NAME, S, TY) [BC_##NAME##S] = &&L_BC_##NAME##S,
-#define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
 #include "vm/opcodes.def"
 #undef OP
 #undef XV
@@ -2080,7 +2080,7 @@ static INTERP_TARGET enum vm_stop INTERP_LOOP(vm_warp *w, uint64_t budget,
         ip++;                                                               \
     }                                                                       \
     vmbreak;
-#define OP(NAME, CLASS, OPS, TYPES, SYN) CLASS(XV, NAME)
+#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
 #include "vm/opcodes.def"
 #undef OP
 #undef XV

@@ -1,6 +1,7 @@
-/* Host calls and printf in the assembler: extern declarations, calls of
- * externs (CALL, CALLV) and the printf statement (PRINTF), whose format is
- * checked here with vm/printf.c, the verifier's own checker. */
+/* The host-call statements: `extern RET NAME(PARAMS)` declarations and
+ * `printf("format", ARGS)`, whose format is checked with vm/printf.c, the
+ * verifier's own checker, and stored at the kernel's end. Calls of externs
+ * are expressions: check.c and lower.c take them. */
 #include "asm/asmint.h"
 
 #include <stdlib.h>
@@ -16,47 +17,6 @@ static bool is_kw(const tok *t, const char *w)
     char u[24];
     snprintf(u, sizeof u, "__%s", w);
     return tok_is(t, w) || tok_is(t, u);
-}
-
-int32_t ffi_find(const A *a, const char *s, size_t len)
-{
-    for (uint32_t i = 0; i < a->next; i++)
-        if (strlen(a->extn[i]) == len && !memcmp(a->extn[i], s, len))
-            return (int32_t)i;
-    return -1;
-}
-
-void ffi_kernel_end(A *a, bool keep)
-{
-    for (uint32_t i = 0; i < a->nfmts; i++) {
-        struct asm_fmt *f = &a->fmts[i];
-        if (keep)
-            kb_patch(a, f->at, f->len ? kb_str(a, f->s, f->len) : 0);
-        free(f->s);
-    }
-    a->nfmts = 0;
-}
-
-void ffi_module_end(A *a, bc_module *out)
-{
-    for (uint32_t i = 0; i < a->next; i++)
-        a->ext[i].name = kb_str(a, a->extn[i], strlen(a->extn[i]));
-    out->nexterns = a->next, out->externs = a->ext;
-    a->ext = NULL;
-    ffi_free(a);
-}
-
-void ffi_free(A *a)
-{
-    for (uint32_t i = 0; i < a->next; i++) {
-        free(a->extn[i]);
-        if (a->ext)
-            free(a->ext[i].params);
-    }
-    free(a->ext), free(a->extn);
-    a->ext = NULL, a->extn = NULL, a->next = a->capext = 0;
-    ffi_kernel_end(a, false);
-    free(a->fmts), a->fmts = NULL, a->capfmts = 0;
 }
 
 /* [qualifiers] [const] TYPE [*] [NAME]: one C type of a declaration. */
@@ -103,7 +63,7 @@ static bool ctype(A *a, bool result, bc_ctype *ct)
 }
 
 /* extern RET NAME(PARAM, ...): outside kernels. */
-void ffi_extern_decl(A *a)
+void hostcall_extern(A *a)
 {
     const tok *kw = parse_next(a);
     if (a->in_kernel) {
@@ -128,7 +88,7 @@ void ffi_extern_decl(A *a)
                   (int)name->len, name->s);
         return;
     }
-    if (ffi_find(a, name->s, name->len) >= 0) {
+    if (kb_extern_find(a, name->s, name->len) >= 0) {
         asm_error(a, name->col, tend(name), "extern '%.*s' is declared "
                   "twice", (int)name->len, name->s);
         return;
@@ -165,172 +125,7 @@ void ffi_extern_decl(A *a)
                   "declaration");
         return;
     }
-    if (a->next == a->capext) {
-        uint32_t cap = a->capext ? a->capext * 2 : 8;
-        bc_extern *nx = realloc(a->ext, cap * sizeof *nx);
-        if (nx)
-            a->ext = nx;
-        char **nn = realloc(a->extn, cap * sizeof *nn);
-        if (nn)
-            a->extn = nn;
-        if (!nx || !nn) {
-            asm_oom(a);
-            return;
-        }
-        a->capext = cap;
-    }
-    bc_extern *x = &a->ext[a->next];
-    *x = (bc_extern){0, ret, np, NULL};
-    char *nm = strndup(name->s, name->len);
-    if (!nm || (np && !(x->params = malloc(np * sizeof *x->params)))) {
-        free(nm);
-        asm_oom(a);
-        return;
-    }
-    if (np)
-        memcpy(x->params, par, np * sizeof *par);
-    a->extn[a->next++] = nm;
-}
-
-static const char *kind_name(bc_ctype t, char buf[32])
-{
-    snprintf(buf, 32, "%s%s%s", t.kind == BC_C_CPTR ? "const " : "",
-             ty_scalar_name((enum ty_scalar)t.s),
-             t.kind == BC_C_VALUE ? "" : " *");
-    return buf;
-}
-
-bool ffi_check_call(A *a, node *n)
-{
-    const bc_extern *x = &a->ext[n->reg];
-    const char *name = a->extn[n->reg];
-    char b1[48], b2[32];
-    if (n->nargs != x->nparams) {
-        asm_error_node(a, n, "'%s' takes %u argument%s, got %u", name,
-                       x->nparams, x->nparams == 1 ? "" : "s", n->nargs);
-        return false;
-    }
-    unsigned vn = 1;   /* the call's component count */
-    for (unsigned i = 0; i < n->nargs; i++) {
-        node *e = n->args[i];
-        if (!check_expr(a, e))
-            return false;
-        if (x->params[i].kind == BC_C_VALUE && e->x.cls == X_VAL &&
-            e->x.t.n > 1) {
-            if (vn > 1 && e->x.t.n != vn) {
-                asm_error_node(a, e, "'%s': vector arguments of %u and %u "
-                               "components", name, vn, e->x.t.n);
-                return false;
-            }
-            vn = e->x.t.n;
-        }
-    }
-    for (unsigned i = 0; i < n->nargs; i++) {
-        node *e = n->args[i];
-        bc_ctype t = x->params[i];
-        char what[64];
-        snprintf(what, sizeof what, "argument %u of '%s'", i + 1, name);
-        if (t.kind == BC_C_VALUE) {
-            unsigned en = e->x.cls == X_VAL ? e->x.t.n : 1;
-            if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
-                asm_error_node(a, e, "%s is %s, not %s", what,
-                               kind_name(t, b2), check_xty_name(&e->x, b1));
-                return false;
-            }
-            if (!check_coerce(a, e, (ty_t){t.s, (uint8_t)en}, false, what))
-                return false;
-            continue;
-        }
-        if (e->x.cls != X_PTR || e->x.t.s != t.s) {
-            asm_error_node(a, e, "%s is %s, not %s", what, kind_name(t, b2),
-                           check_xty_name(&e->x, b1));
-            return false;
-        }
-        if (t.kind == BC_C_PTR && (e->x.cptr || e->x.space == BC_CONSTANT)) {
-            asm_error_node(a, e, "%s is %s: the function may write through "
-                           "it, but %s points to %s data (declare the "
-                           "parameter const)", what, kind_name(t, b2),
-                           check_xty_name(&e->x, b1),
-                           e->x.cptr ? "const" : "constant");
-            return false;
-        }
-    }
-    n->sel[0] = (uint8_t)vn;
-    n->x = x->ret.kind == BC_C_VOID
-               ? (xty){{TY_UINT, 1}, X_VOID, 0, false}
-               : (xty){{x->ret.s, (uint8_t)vn}, X_VAL, 0, false};
-    return true;
-}
-
-/* A value operand in a register of its own type (a view of another
- * register's type is copied: CALL and PRINTF read registers as declared). */
-static bool own_reg(A *a, node *e, uint32_t *reg)
-{
-    opnd v;
-    if (!lower_expr(a, e, -1, &v))
-        return false;
-    if (ty_eq(kb_regp(a, v.reg)->type, v.ty)) {
-        *reg = v.reg;
-        return true;
-    }
-    int32_t t = kb_temp(a, v.ty);
-    uint32_t w[2] = {(uint32_t)t, v.reg};
-    if (t < 0 || !kb_emit(a, op_variant(BCB_MOV, (enum ty_scalar)v.ty.s),
-                          v.ty.n, 0, w, 2))
-        return false;
-    kb_release(a, v.reg);
-    *reg = (uint32_t)t;
-    return true;
-}
-
-static bool lower_args(A *a, node **args, unsigned n, const bool *ptr,
-                       uint32_t *w)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (!(ptr[i] ? lower_ptr(a, args[i], -1, &w[i])
-                     : own_reg(a, args[i], &w[i])))
-            return false;
-    return true;
-}
-
-bool ffi_lower_call(A *a, node *n, int32_t dst, opnd *o)
-{
-    const bc_extern *x = &a->ext[n->reg];
-    bool ptr[BC_MAX_CALL_ARGS];
-    uint32_t w[2 + BC_MAX_CALL_ARGS];
-    bool has = x->ret.kind != BC_C_VOID;
-    unsigned first = has ? 2 : 1;
-    for (unsigned i = 0; i < n->nargs; i++)
-        ptr[i] = x->params[i].kind != BC_C_VALUE;
-    if (!lower_args(a, n->args, n->nargs, ptr, w + first))
-        return false;
-    ty_t t = n->x.t;
-    int32_t d = -1;
-    if (has) {
-        d = dst >= 0 && ty_eq(kb_regp(a, (uint32_t)dst)->type, t)
-                ? dst : kb_temp(a, t);
-        if (d < 0)
-            return false;
-        w[0] = (uint32_t)d;
-    }
-    w[first - 1] = (uint32_t)n->reg;
-    if (!kb_emit(a, op_variant(has ? BCB_CALL : BCB_CALLV, TY_UINT),
-                 n->sel[0], n->nargs, w, first + n->nargs))
-        return false;
-    for (unsigned i = 0; i < n->nargs; i++)
-        kb_release(a, w[first + i]);
-    if (!has)
-        return true;
-    o->reg = (uint32_t)d, o->ty = t;
-    if (dst >= 0 && d != dst) {
-        uint32_t mw[2] = {(uint32_t)dst, (uint32_t)d};
-        if (!kb_emit(a, op_variant(BCB_MOV, (enum ty_scalar)t.s), t.n, 0,
-                     mw, 2))
-            return false;
-        kb_release(a, (uint32_t)d);
-        o->reg = (uint32_t)dst;
-    }
-    return true;
+    kb_extern_add(a, name->s, name->len, ret, np, par);
 }
 
 /* ---- printf ---- */
@@ -443,8 +238,11 @@ typedef struct {
     uint32_t col;
 } parg;
 
-static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
-                        cstr *f, char **out, size_t *olen)
+/* Checks format f against the arguments, conversion by conversion, and
+ * writes the format the VM stores to out (%s of a string literal is
+ * formatted here, into it). */
+static bool printf_body(A *a, parg *args, unsigned na, cstr *f, char **out,
+                        size_t *olen)
 {
     size_t pos = 0, tx = 0, cap = 0;
     unsigned used = 0;
@@ -495,7 +293,7 @@ static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
         if (!check_expr(a, x))
             return false;
         if ((x->x.cls == X_LIT || x->x.cls == X_SIZE || x->x.cls == X_BOOL) &&
-            !check_coerce(a, x, want_of(&s, x), false, "printf argument"))
+            !settle_coerce(a, x, want_of(&s, x), false, "printf argument"))
             return false;
         pf_arg pa = {x->x.cls == X_PTR ? PF_ARG_POINTER : PF_ARG_VALUE,
                      x->x.t};
@@ -525,14 +323,13 @@ static bool printf_body(A *a, const tok *ft, parg *args, unsigned na,
                            "format", used + 1);
         return false;
     }
-    (void)ft;
     return put(a, out, olen, &cap, f->s + tx, f->len - tx, false);
 }
 
 /* printf("format", ARG, ...): a statement. */
-void ffi_printf(A *a)
+void hostcall_printf(A *a)
 {
-    const tok *kw = parse_next(a);
+    parse_next(a);   /* printf */
     if (!parse_expect(a, P_LPAREN, "after printf"))
         return;
     const tok *ft = parse_next(a);
@@ -564,11 +361,10 @@ void ffi_printf(A *a)
         asm_error(a, e->col, tend(e), "unexpected text after printf(...)");
         return;
     }
-    (void)kw;
     cstr f;
     char *out = NULL;
     size_t olen = 0;
-    bool ok = decode(a, ft, &f) && printf_body(a, ft, args, na, &f, &out,
+    bool ok = decode(a, ft, &f) && printf_body(a, args, na, &f, &out,
                                                &olen);
     free(f.s), free(f.col);
     uint32_t w[1 + BC_MAX_CALL_ARGS];
@@ -586,16 +382,8 @@ void ffi_printf(A *a)
         ok = kb_emit(a, op_variant(BCB_PRINTF, TY_UINT), 1, nr, w, 1 + nr);
         for (unsigned i = 0; i < nr; i++)
             kb_release(a, w[1 + i]);
-        if (ok && a->nfmts == a->capfmts) {
-            uint32_t cap = a->capfmts ? a->capfmts * 2 : 8;
-            struct asm_fmt *nf = realloc(a->fmts, cap * sizeof *nf);
-            if (!nf)
-                ok = false, asm_oom(a);
-            else
-                a->fmts = nf, a->capfmts = cap;
-        }
         if (ok) {
-            a->fmts[a->nfmts++] = (struct asm_fmt){at, out, olen};
+            kb_format_add(a, at, out, olen);   /* takes out */
             out = NULL;
         }
     }
