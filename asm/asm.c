@@ -37,6 +37,21 @@ void asm_close(asm_ctx *a)
 
 int asm_errors(const asm_ctx *a) { return a->nerr; }
 
+bool asm_has_kernel_line(const char *src, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        while (i < len && (src[i] == ' ' || src[i] == '\t'))
+            i++;
+        size_t n = i + 2 <= len && !memcmp(src + i, "__", 2) ? 2 : 0;
+        if (len - i >= n + 6 && !memcmp(src + i + n, "kernel", 6) &&
+            (i + n + 6 == len || strchr(" \t\r\n", src[i + n + 6])))
+            return true;
+        const char *nl = memchr(src + i, '\n', len - i);
+        i = nl ? (size_t)(nl - src) + 1 : len;
+    }
+    return false;
+}
+
 /* Makes text the current line (for messages) and tokenises it. */
 static bool begin_line(A *a, const char *text, size_t len)
 {
@@ -51,6 +66,37 @@ static bool begin_line(A *a, const char *text, size_t len)
     }
     a->tp = 0;
     return true;
+}
+
+/* Runs each statement of the tokenised line: ';' ends a statement as in
+ * C, so the tokens are cut there, each piece ending in an end of line. */
+static void statements(A *a)
+{
+    size_t n = a->lx.n, start = 0;
+    for (size_t i = 0; i < n; i++) {
+        tok *t = &a->lx.t[i];
+        if (t->kind == TK_PUNCT && t->p == P_SEMI)
+            t->kind = TK_EOL, t->p = P_NONE, t->len = 0;
+        else if (t->kind != TK_EOL)
+            continue;
+        a->lx.n = i + 1;
+        a->tp = start;
+        if (!a->line_done) {
+            stmt_line(a);
+            /* Old IR read ';' as a comment: say so where text after one
+             * fails to parse. */
+            if (a->failed && start > 0 && !a->semi_noted) {
+                asm_note(a, a->line, "';' ends a statement, as in C; "
+                         "comments are // and /* */");
+                a->semi_noted = true;
+            }
+        }
+        kb_release_all(a);
+        asm_arena_reset(a);
+        start = i + 1;
+    }
+    a->lx.n = n;
+    a->line_done = false;
 }
 
 static void end_line(A *a)
@@ -115,7 +161,7 @@ void asm_line(asm_ctx *a, const char *line, size_t len)
             end_line(a);
             return;
         }
-        stmt_line(a);
+        statements(a);
     } else {
         a->lx.in_comment = inc;
     }

@@ -21,6 +21,11 @@
 int asm_assemble(const char *src, size_t len, const char *filename,
                  bc_module *out, FILE *diag);
 
+/* Whether src[0..len) could be IR at all: some line starts (after blanks)
+ * with the word `kernel` or `__kernel`. A README or a data file given
+ * where a kernel is expected gets one message instead of an error a line. */
+bool asm_has_kernel_line(const char *src, size_t len);
+
 typedef struct asm_ctx asm_ctx;
 
 /* A module being built, diagnostics to diag. NULL if out of memory. */

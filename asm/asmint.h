@@ -198,6 +198,9 @@ struct asm_ctx {
     size_t tp;            /* parser's token */
     unsigned depth;       /* parser recursion */
     bool failed;          /* the statement has reported an error */
+    bool semi_noted;      /* the note on ';' was given (once a file) */
+    bool line_done;       /* the rest of the line is not read (a C
+                             statement the IR lacks, such as 'for') */
     char *cont;           /* a statement continued on the next line */
     size_t ncont;
     uint32_t cont_phys;   /* its first line */

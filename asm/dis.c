@@ -578,7 +578,7 @@ static void statement(D *d, const uint32_t *code, bool last)
               (char)form, pf[0] && pf[1] == ' ' ? pf + 2 : "", last,
               bc_bases[base].operands, bc_bases[base].types};
     if (!p) {
-        fprintf(d->out, "; %s (no IR form)", bc_ops[op].name);
+        fprintf(d->out, "// %s (no IR form)", bc_ops[op].name);
         d->bad = -1;
     } else if (p(d, &in)) {
         fputc(')', d->out);
@@ -695,7 +695,7 @@ static void code(D *d)
         uint32_t h = k->code[pc];
         unsigned words = bc_ins_words(h);
         if (!words || words > k->ncode - pc) {
-            fprintf(d->out, "; pc %u: %s\n", pc,
+            fprintf(d->out, "// pc %u: %s\n", pc,
                     words ? "truncated instruction" : "bad opcode");
             d->vline++;
             d->bad = -1;
@@ -725,7 +725,7 @@ static void code(D *d)
             free(text);
         }
         if (d->flags & DIS_VERBOSE)
-            fprintf(out, "%*s; %-4u %-11s %s", tlen < 40 ? (int)(40 - tlen) : 2,
+            fprintf(out, "%*s// %-4u %-11s %s", tlen < 40 ? (int)(40 - tlen) : 2,
                     "", pc, bc_ops[BC_OPCODE(h)].name, bc_bases[base].synopsis);
         newline(d);
         if (base == BCB_IF || base == BCB_ELSE || base == BCB_LOOP)
@@ -782,7 +782,7 @@ int dis_module(const bc_module *m, FILE *out, unsigned flags)
         if (i)
             newline(&d);
         if (!make_names(&d)) {
-            fprintf(out, "; out of memory\n");
+            fprintf(out, "// out of memory\n");
             d.bad = -1;
         } else {
             header(&d);

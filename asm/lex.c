@@ -62,7 +62,7 @@ bool lex_line(lex_state *ls, const char *s, size_t len, size_t max)
             i++;
             continue;
         }
-        if (c == ';' || (c == '/' && i + 1 < len && s[i + 1] == '/'))
+        if (c == '/' && i + 1 < len && s[i + 1] == '/')
             break;
         if (c == '/' && i + 1 < len && s[i + 1] == '*') {
             ls->in_comment = true, i += 2;

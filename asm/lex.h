@@ -20,7 +20,7 @@
     X(LBRACE, "{") X(RBRACE, "}") X(COMMA, ",") X(DOT, ".") X(QUEST, "?")  \
     X(COLON, ":") X(LT, "<") X(GT, ">") X(ADD, "+") X(SUB, "-")            \
     X(MUL, "*") X(DIV, "/") X(MOD, "%") X(AND, "&") X(OR, "|") X(XOR, "^") \
-    X(TILDE, "~") X(NOT, "!") X(ASSIGN, "=") X(HASH, "#")
+    X(TILDE, "~") X(NOT, "!") X(ASSIGN, "=") X(HASH, "#") X(SEMI, ";")
 
 enum lex_punct {
     P_NONE,

@@ -822,10 +822,33 @@ static void stmt_loop(A *a, const tok *kw, bool isw)
         break_if(a, c, true);
 }
 
+/* C statements the IR has no form of: one message with the IR's way, and
+ * the rest of the line (a for header's other clauses) is not read. */
+static bool c_only(A *a, const tok *t)
+{
+    static const struct { const char *word, *fix; } c_stmts[] = {
+        {"for", "write 'int i = 0', then 'while i < n' ... 'i = i + 1' ... "
+                "'end'"},
+        {"do", "write 'loop' ... 'break if !(COND)' ... 'end'"},
+        {"switch", "write 'if X == A' ... 'else if X == B' ... 'end'"},
+        {"goto", "use if/while/loop blocks and break/continue"},
+    };
+    for (size_t i = 0; i < sizeof c_stmts / sizeof c_stmts[0]; i++)
+        if (tok_is(t, c_stmts[i].word)) {
+            asm_error(a, t->col, tok_end(t), "'%s' is not in clvm's IR: %s "
+                      "(docs/ir.md)", c_stmts[i].word, c_stmts[i].fix);
+            a->line_done = true;
+            return true;
+        }
+    return false;
+}
+
 static bool keyword(A *a)
 {
     const tok *t = parse_peek(a);
-    if (tok_is(t, "end")) {
+    if (c_only(a, t)) {
+        return true;
+    } else if (tok_is(t, "end")) {
         parse_next(a);
         stmt_end(a);
     } else if (tok_is(t, "if")) {

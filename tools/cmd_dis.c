@@ -16,7 +16,7 @@ static void usage(FILE *f)
                "       clvm dis --opcodes-md\n\n"
                "Prints a module as IR (docs/ir.md); `clvm asm` turns the "
                "output back\ninto identical bytes.\n\n"
-               "  -v, --verbose   add '; pc  OPCODE  synopsis' to each "
+               "  -v, --verbose   add '// pc  OPCODE  synopsis' to each "
                "instruction\n"
                "  --opcodes-md    print the opcode table of docs/ir.md "
                "(from vm/opcodes.def)\n\n"

@@ -152,6 +152,10 @@ int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
                   "with the magic \"%.7s\") nor IR text%s", path, BC_MAGIC,
                   npy_is(buf, n) ? " (it is a NumPy array: pass it to a "
                   "buffer with --arg NAME=@FILE)" : "");
+    } else if (!asm_has_kernel_line((const char *)buf, n)) {
+        rc = fail(why, len, "%s: not clvm IR: no line starts a kernel "
+                  "('kernel NAME(...)'); clvm runs IR text (docs/ir.md) and "
+                  "bytecode (clvm asm)", path);
     } else {
         int ne = asm_assemble((const char *)buf, n, path, m, diag);
         if (ne)

@@ -192,7 +192,7 @@ static void constants_and_temps(void)
 static void line_table(void)
 {
     bc_module m;
-    const char *src = "; comment\n"
+    const char *src = "// comment\n"
                       "kernel k()\n"          /* 2 */
                       "int a, b\n"
                       "\n"

@@ -1694,7 +1694,7 @@ static void ir_kernels(void)
 
     /* the saxpy of docs/ir.md, with a y one float4 short */
     static const char saxpy[] =
-        "; y[i] = a * x[i] + y[i], four floats per work-item\n"
+        "// y[i] = a * x[i] + y[i], four floats per work-item\n"
         "kernel saxpy(global const float *x, global float *y, float a)\n"
         "    ulong  i\n"
         "    float4 vx, vy\n"
