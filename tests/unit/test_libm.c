@@ -438,7 +438,7 @@ static double got_of(const fn_t *fn, bool dbl, double x, double y, int n)
     }
 }
 
-static long nrand = 1 << 20;
+static long nrand = 1 << 14;
 
 static void one(const fn_t *fn, stats_t *st, bool dbl)
 {
