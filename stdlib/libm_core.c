@@ -351,8 +351,8 @@ double clvm_fract(double x, double *ip)
     *ip = f;
     if (x != x)
         return x;
-    if (clm_isinf(x))
-        return clm_copysign(0, x);
+    if (clm_isinf(x) || x == 0)
+        return clm_copysign(0, x); /* fract(+-0) = +-0 */
     double r = x - f; /* exact unless it rounds up to 1 */
     const double top = 0x1.fffffffffffffp-1;
     return r < top ? r : top;
@@ -363,7 +363,7 @@ float clvm_fractf(float x, float *ip)
     *ip = f;
     if (x != x)
         return x;
-    if (clm_isinf(x))
+    if (clm_isinf(x) || x == 0)
         return (float)clm_copysign(0, x);
     float r = x - f;
     const float top = 0x1.fffffep-1f;
