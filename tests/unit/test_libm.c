@@ -623,8 +623,8 @@ static void accuracy(void)
               " its tolerance is too small", fn->name, st->screen_gap,
               st->gx, st->gy);
         if (verbose)
-            printf("  %-10s float %.6f ulp (%ld of %ld not correctly rounded, "
-                   "%ld by MPFR)  double %.6f ulp (%ld of %ld, %ld by MPFR)\n",
+            printf("  %-10s float %.9f ulp (%ld of %ld not correctly rounded, "
+                   "%ld by MPFR)  double %.9f ulp (%ld of %ld, %ld by MPFR)\n",
                    fn->name, st->worst[0], st->notcr[0], st->n[0],
                    st->nmpfr[0], st->worst[1], st->notcr[1], st->n[1],
                    st->nmpfr[1]);
