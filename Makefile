@@ -128,6 +128,7 @@ include bench/bench.mk
 -include tests/fuzz/fuzz.mk
 -include tests/pocl/pocl.mk
 -include tests/coverage.mk
+-include tests/unit/libm.mk
 
 help:
 	@sed -n '2,13p' Makefile

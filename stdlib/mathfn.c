@@ -1,8 +1,72 @@
 /* The math built-ins of stdlib/mathfn.h's table, one element at a time. */
 #include "stdlib/mathfn.h"
 
-#include <math.h>
 #include <string.h>
+
+#include "stdlib/libm.h"
+
+/* ---- the float functions: clvm's own library (stdlib/libm.h), never the
+ * host's libm. F32 is true in a float loop: the float function on the
+ * operands (exact as floats), its result exact in double. ---- */
+#define CL1(n, a) (F32 ? (double)clvm_##n##f((float)(a)) : clvm_##n(a))
+#define CL2(n, a, b)                                                        \
+    (F32 ? (double)clvm_##n##f((float)(a), (float)(b)) : clvm_##n(a, b))
+#define cl_sqrt(a) CL1(sqrt, a)
+#define cl_rsqrt(a) CL1(rsqrt, a)
+#define cl_floor(a) CL1(floor, a)
+#define cl_ceil(a) CL1(ceil, a)
+#define cl_trunc(a) CL1(trunc, a)
+#define cl_round(a) CL1(round, a)
+#define cl_rint(a) CL1(rint, a)
+#define cl_exp(a) CL1(exp, a)
+#define cl_exp2(a) CL1(exp2, a)
+#define cl_log(a) CL1(log, a)
+#define cl_log2(a) CL1(log2, a)
+#define cl_sin(a) CL1(sin, a)
+#define cl_cos(a) CL1(cos, a)
+#define cl_tan(a) CL1(tan, a)
+#define cl_exp10(a) CL1(exp10, a)
+#define cl_expm1(a) CL1(expm1, a)
+#define cl_log10(a) CL1(log10, a)
+#define cl_log1p(a) CL1(log1p, a)
+#define cl_cbrt(a) CL1(cbrt, a)
+#define cl_asin(a) CL1(asin, a)
+#define cl_acos(a) CL1(acos, a)
+#define cl_atan(a) CL1(atan, a)
+#define cl_sinh(a) CL1(sinh, a)
+#define cl_cosh(a) CL1(cosh, a)
+#define cl_tanh(a) CL1(tanh, a)
+#define cl_asinh(a) CL1(asinh, a)
+#define cl_acosh(a) CL1(acosh, a)
+#define cl_atanh(a) CL1(atanh, a)
+#define cl_sinpi(a) CL1(sinpi, a)
+#define cl_cospi(a) CL1(cospi, a)
+#define cl_tanpi(a) CL1(tanpi, a)
+#define cl_asinpi(a) CL1(asinpi, a)
+#define cl_acospi(a) CL1(acospi, a)
+#define cl_atanpi(a) CL1(atanpi, a)
+#define cl_logb(a) CL1(logb, a)
+#define cl_pow(a, b) CL2(pow, a, b)
+#define cl_atan2(a, b) CL2(atan2, a, b)
+#define cl_atan2pi(a, b) CL2(atan2pi, a, b)
+#define cl_hypot(a, b) CL2(hypot, a, b)
+#define cl_powr(a, b) CL2(powr, a, b)
+#define cl_fmod(a, b) CL2(fmod, a, b)
+#define cl_remainder(a, b) CL2(remainder, a, b)
+#define cl_fdim(a, b) CL2(fdim, a, b)
+#define cl_maxmag(a, b) CL2(maxmag, a, b)
+#define cl_minmag(a, b) CL2(minmag, a, b)
+#define cl_nextafter(a, b) CL2(nextafter, a, b)
+#define cl_copysign(a, b) CL2(copysign, a, b)
+
+static bool mf_isinf(double x) { return x - x != x - x && x == x; }
+static bool mf_isfinite(double x) { return x - x == x - x; }
+static bool mf_signbit(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b >> 63;
+}
 
 /* ---- helpers the table's expressions call ---- */
 
@@ -142,7 +206,9 @@ typedef struct {
 #define RES_MASK(T, U, v) st_##U(io->d, i, (v) ? (U)io->tv : 0)
 #define LOOP_FLT(T, U, res, impl)                                           \
     for (size_t i = 0; i < io->n; i++) {                                    \
+        const bool F32 = sizeof(T) == 4;                                    \
         double x, y, z;                                                     \
+        (void)F32;                                                          \
         OPS(T, double, i)                                                   \
         RES_##res(T, U, impl);                                              \
     }

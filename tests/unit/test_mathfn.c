@@ -12,6 +12,7 @@
 #include "asm/asm.h"
 #include "vm/bcfile.h"
 #include "tests/lib/bits.h"
+#include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
 #include "tests/lib/test.h"
 
@@ -125,9 +126,17 @@ static double opencl_bound(enum mathfn f, bool dbl)
     case MF_SQRT: return dbl ? 0.5 : 3;
     case MF_RSQRT: return 2;
     case MF_EXP: case MF_EXP2: case MF_LOG: case MF_LOG2: return 3;
-    case MF_POW: return 16;
+    case MF_POW: case MF_POWR: return 16;
     case MF_SIN: case MF_COS: return 4;
     case MF_TAN: return 5;
+    case MF_EXP10: case MF_EXPM1: case MF_LOG10: return 3;
+    case MF_LOG1P: case MF_CBRT: return 2;
+    case MF_ASIN: case MF_ACOS: case MF_SINH: case MF_COSH: case MF_ASINH:
+    case MF_ACOSH: case MF_SINPI: case MF_COSPI: case MF_HYPOT: return 4;
+    case MF_ATAN: case MF_TANH: case MF_ATANH: case MF_ASINPI:
+    case MF_ACOSPI: case MF_ATANPI: return 5;
+    case MF_TANPI: case MF_ATAN2: case MF_ATAN2PI: return 6;
+    case MF_FDIM: return 0.5;   /* correctly rounded */
     case MF_MIX: return dbl ? INFINITY : 1e-3;
     case MF_SMOOTHSTEP: return dbl ? INFINITY : 1e-5;
     default: return 0;   /* exact: rounding, sign, step, tests, bits */
@@ -242,13 +251,77 @@ static void accuracy_one(enum mathfn f, const fmt *t, long nrand)
                m->unit == MF_ABS ? "abs" : "ulp", n);
 }
 
+/* The rows before the relational ones have a long double reference here;
+ * the later cl_ rows are checked for giving stdlib/libm's bits (wiring),
+ * their accuracy by tests/unit/test_libm.c against MPFR. */
+static bool has_ref(int f) { return f < MF_ISNAN; }
+
 static void accuracy(void)
 {
     for (int f = 0; f < MF_COUNT; f++) {
-        if (mathfns[f].dom != MF_FLT || mathfns[f].res != MF_SAME)
+        if (mathfns[f].dom != MF_FLT || mathfns[f].res != MF_SAME ||
+            !has_ref(f))
             continue;
         accuracy_one((enum mathfn)f, &F32, 60000);
         accuracy_one((enum mathfn)f, &F64, 60000);
+    }
+}
+
+
+/* ---- the cl_ rows give stdlib/libm's results, bit for bit ---- */
+
+static const struct {
+    enum mathfn f;
+    double (*d1)(double);
+    float (*f1)(float);
+    double (*d2)(double, double);
+    float (*f2)(float, float);
+} libm_rows[] = {
+#define L1(E, n) {MF_##E, clvm_##n, clvm_##n##f, NULL, NULL}
+#define L2(E, n) {MF_##E, NULL, NULL, clvm_##n, clvm_##n##f}
+    L1(SQRT, sqrt), L1(RSQRT, rsqrt), L1(FLOOR, floor), L1(CEIL, ceil),
+    L1(TRUNC, trunc), L1(ROUND, round), L1(RINT, rint), L1(EXP, exp),
+    L1(EXP2, exp2), L1(LOG, log), L1(LOG2, log2), L2(POW, pow),
+    L1(SIN, sin), L1(COS, cos), L1(TAN, tan), L1(EXP10, exp10),
+    L1(EXPM1, expm1), L1(LOG10, log10), L1(LOG1P, log1p), L1(CBRT, cbrt),
+    L1(ASIN, asin), L1(ACOS, acos), L1(ATAN, atan), L1(SINH, sinh),
+    L1(COSH, cosh), L1(TANH, tanh), L1(ASINH, asinh), L1(ACOSH, acosh),
+    L1(ATANH, atanh), L1(SINPI, sinpi), L1(COSPI, cospi), L1(TANPI, tanpi),
+    L1(ASINPI, asinpi), L1(ACOSPI, acospi), L1(ATANPI, atanpi),
+    L1(LOGB, logb), L2(ATAN2, atan2), L2(ATAN2PI, atan2pi),
+    L2(HYPOT, hypot), L2(POWR, powr), L2(FMOD, fmod),
+    L2(REMAINDER, remainder), L2(FDIM, fdim), L2(MAXMAG, maxmag),
+    L2(MINMAG, minmag), L2(NEXTAFTER, nextafter), L2(COPYSIGN, copysign),
+#undef L1
+#undef L2
+};
+
+static void libm_wiring(void)
+{
+    size_t nrows = sizeof libm_rows / sizeof libm_rows[0];
+    int cl = 0;
+    for (int f = 0; f < MF_COUNT; f++)
+        cl += mathfns[f].impl && !strncmp(mathfns[f].impl, "cl_", 3);
+    CHECK((size_t)cl == nrows, "%d cl_ rows in MATHFNS, %zu here", cl, nrows);
+    for (size_t k = 0; k < nrows; k++) {
+        enum mathfn f = libm_rows[k].f;
+        CHECK(!strncmp(mathfns[f].impl, "cl_", 3) &&
+                  !strncmp(mathfns[f].impl + 3, mathfns[f].name,
+                           strlen(mathfns[f].name)),
+              "%s: computed as %s", mathfns[f].name, mathfns[f].impl);
+        for (long i = 0; i < NSPEC * 4 + 3000; i++) {
+            double x = i < NSPEC * 4 ? specials[i % NSPEC] : draw(true, (int)(rnd64() % 5));
+            double y = i < NSPEC * 4 ? specials[(i * 7 + i / NSPEC) % NSPEC] : draw(true, (int)(rnd64() % 5));
+            double a[2] = {x, y}, rd;
+            float af[2] = {(float)x, (float)y}, rf;
+            mathfn_run(f, TY_DOUBLE, &rd, &a[0], &a[1], NULL, 1, false);
+            mathfn_run(f, TY_FLOAT, &rf, &af[0], &af[1], NULL, 1, false);
+            double wd = libm_rows[k].d1 ? libm_rows[k].d1(x) : libm_rows[k].d2(x, y);
+            float wf = libm_rows[k].f1 ? libm_rows[k].f1(af[0]) : libm_rows[k].f2(af[0], af[1]);
+            CHECK(dbits(rd) == dbits(wd) && fbits(rf) == fbits(wf),
+                  "%s(%a, %a): table gives %a / %a, stdlib/libm %a / %a",
+                  mathfns[f].name, x, y, rd, (double)rf, wd, (double)wf);
+        }
     }
 }
 
@@ -577,6 +650,7 @@ int main(void)
 {
     RUN(table_within_opencl);
     RUN(accuracy);
+    RUN(libm_wiring);
     RUN(special_cases);
     RUN(relational);
     RUN(integers);
