@@ -105,7 +105,7 @@ demo: $(BUILD)/demo
 	$(BUILD)/demo
 
 # Debian packages the build and the tests need (run as root or with sudo).
-DEPS := build-essential clang libffi-dev libedit-dev pkg-config \
+DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
         tmux lcov gcovr clinfo
 deps:
