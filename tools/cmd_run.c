@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "tools/cmds.h"
-#include "vm/interp.h"
 #include "vm/native.h"
 #include "stdlib/profile.h"
 #include "tools/runargs.h"
