@@ -502,8 +502,20 @@ static int check_printf(vctx *v, const char *op, uint32_t fmt,
     return 0;
 }
 
-/* One instruction at ins (its words are all present). */
-static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
+/* An instruction as its rule sees it: the words of its operands and the
+ * register each register letter names; list is where an l list starts. */
+typedef struct {
+    const uint32_t *ins;
+    const bc_opinfo *oi;
+    unsigned n, fl, esz;
+    const bc_reg *reg[8];
+    uint32_t word[8];
+    const uint32_t *list;
+} vins;
+
+/* The header and the operands of the instruction at ins (its words are
+ * all present) against the TYPES letters; fills I. */
+static int check_operands(vctx *v, const uint32_t *ins, vins *I)
 {
     const bc_kernel *k = v->k;
     uint32_t h = ins[0];
@@ -512,15 +524,15 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     const bc_baseinfo *bi = &bc_bases[oi->base];
     const char *op = oi->name;
     unsigned esz = ty_scalar_size((enum ty_scalar)oi->elem);
+    *I = (vins){ins, oi, n, fl, esz, {NULL}, {0}, NULL};
     if (has_n(oi->base) ? !ty_valid_width(n) : n != 1)
         return verr(v, "%s: n = %u, must be %s", op, n,
                     has_n(oi->base) ? "1, 2, 3, 4, 8 or 16" : "1");
     if (!strchr(bi->operands, 'l') && (fl & ~used_flags(oi)))
         return verr(v, "%s: unused flag bits 0x%x", op,
                     fl & ~used_flags(oi));
-    /* Operand words, and the register each register letter names. */
-    const bc_reg *reg[8] = {NULL};
-    uint32_t word[8];
+    const bc_reg **reg = I->reg;
+    uint32_t *word = I->word;
     const uint32_t *w = ins + 1;
     for (unsigned i = 0; bi->operands[i] && bi->operands[i] != 'l';
          w += bi->operands[i] == 'z' ? 2 : 1, i++) {
@@ -542,6 +554,7 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
                         o.r->init == BC_INIT_CONST ? "a constant"
                                                    : "an array");
     }
+    I->list = w;
     /* Constant data is read-only: `constant` space or const-qualified. */
     int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
                                       oi->base == BCB_VSTH ? 2 : -1;
@@ -550,6 +563,19 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
         return verr(v, "%s: stores through register %u, a pointer to %s "
                        "data", op, word[sp],
                     reg[sp]->space == BC_CONSTANT ? "constant" : "const");
+    return 0;
+}
+
+/* The op's own rule (the X letters, immediates, lists), over operands
+ * check_operands accepted. */
+static int check_rule(vctx *v, const vins *I, bc_facts *f)
+{
+    const uint32_t *ins = I->ins, *w = I->list, *word = I->word;
+    const bc_opinfo *oi = I->oi;
+    const bc_baseinfo *bi = &bc_bases[oi->base];
+    const char *op = oi->name;
+    const unsigned n = I->n, fl = I->fl, esz = I->esz;
+    const bc_reg *const *reg = I->reg;
 #define OPND(i) (&(opnd){op, (i) + 1, word[i], reg[i]})
     switch (oi->base) {
     case BCB_SWZ:
@@ -663,6 +689,15 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     }
 #undef OPND
     return 0;
+}
+
+/* One instruction at ins (its words are all present). */
+static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
+{
+    vins I;
+    if (check_operands(v, ins, &I))
+        return -1;
+    return check_rule(v, &I, f);
 }
 
 /* ---- control flow ---- */
