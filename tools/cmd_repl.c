@@ -1,6 +1,8 @@
-/* clvm repl: options, the line editor (libedit's readline API: history in
- * ~/.clvm_history, completion), the command table and help. Commands live
- * in repl_eval.c, repl_step.c and repl_view.c, on repl_core.c. */
+/* clvm repl: options, the line editor, the command table and help.
+ *
+ * The line editor is libedit's readline API (history in ~/.clvm_history,
+ * completion). Commands live in repl_eval.c, repl_step.c and repl_view.c,
+ * which stand on repl_core.c. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
-/* The REPL's expressions: each one is compiled into a one-work-item kernel
- * (the let values as its registers) with folding off, so that the VM
- * computes every conversion, raises its notes and follows the profile. */
+/* The REPL's expressions: eval, let, bits, compare and profile.
+ *
+ * Each expression is compiled into a one-work-item kernel (the let values
+ * as its registers) with folding off, so that the VM computes every
+ * conversion, raises its notes and follows the profile. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>

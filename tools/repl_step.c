@@ -1,6 +1,8 @@
 /* The REPL's kernel: loading it, its NDRange and arguments, breakpoints
- * and watches, and stepping it through the VM's debugger (vm/debug.h), one
- * instruction at a time when a watch or `next` needs looking at. */
+ * and watches, and stepping it.
+ *
+ * It steps through the VM's debugger (vm/debug.h), one instruction at a
+ * time when a watch or `next` needs looking at. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
-/* What the REPL shows of a stopped kernel: registers of the focused
- * work-item (or of the whole warp), buffers as typed elements, and the
- * source around the current line. */
+/* What the REPL shows of a stopped kernel: registers, buffers and source.
+ *
+ * Registers of the focused work-item (or of the whole warp), buffers as
+ * typed elements, and the source around the current line. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
-/* The debugger's view of a run (vm/debug.h): one work-group at a time
- * through the scheduler, stepping and breakpoints, and reading the
- * current warp's position, registers and buffers. */
+/* The debugger's side of a run (vm/debug.h): stepping a kernel through the
+ * scheduler, breakpoints, and reading where it stopped and what it holds. */
 #include "vm/debug.h"
 
 #include <stdlib.h>

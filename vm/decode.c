@@ -1,7 +1,8 @@
-/* The decoder: a kernel turned, once per run, into the vm_ins array the
- * dispatch loop runs, with its register file laid out and the template
- * file a warp starts from. The verifier (bc_verify_kernel, run first) is
- * the one judge of the bytecode: decoding trusts it and checks nothing. */
+/* The decoder: a kernel turned, once per run, into the instructions, the
+ * register layout and the template register file the dispatch loop runs.
+ *
+ * The verifier (bc_verify_kernel, run first) is the one judge of the
+ * bytecode: decoding trusts it and checks nothing (asserts at most). */
 #include "vm/decode.h"
 
 #include <assert.h>

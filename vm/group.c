@@ -1,6 +1,5 @@
-/* Work-groups and warps: the memory one work-group at a time needs, making
- * it a given group and its warps given warps, and the ids of their
- * work-items. */
+/* Work-groups and warps: their memory, starting them as a given group and
+ * warp, and the global ids of their work-items. */
 #include "vm/warp.h"
 
 #include <stdlib.h>

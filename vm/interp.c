@@ -1,6 +1,8 @@
-/* The interpreter: the helpers the handler bodies call out of line (blends,
- * memory checks, work-item values, notes), and the dispatch loop of
- * vm/dispatch.inc built once per instruction-set level. Built with -O3.
+/* The interpreter: the dispatch loop (vm/dispatch.inc) built once per
+ * instruction-set level, and the helpers its handlers call out of line.
+ *
+ * The helpers: blends, memory checks, work-item values, notes. Built with
+ * -O3.
  *
  * The handler loops must vectorise (docs/architecture.md): the bodies are
  * the macros of vm/handlers.h, which vm/dispatch.inc stamps out per opcode
@@ -264,11 +266,11 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
     }
 }
 
-/* An instruction decoded as XOP_NOTE (see watch in decode.c): runs it for the active
- * lanes element by element, each as profile P->profile gives it, and
- * reports the notes raised: into w->notes, per work-item into the group's
- * counts under warn_impl, and under the strict profile as a trap (IMPL)
- * at the lowest lane that raised one, before anything is written.
+/* An instruction decoded as XOP_NOTE (see watch in decode.c): runs it for
+ * the active lanes element by element, each as profile P->profile gives
+ * it, and reports the notes raised: into w->notes, per work-item into the
+ * group's counts under warn_impl, and under the strict profile as a trap
+ * (IMPL) at the lowest lane that raised one, before anything is written.
  * Returns 1 on a trap. */
 static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                           uint8_t *R)

@@ -1,7 +1,8 @@
-/* vm_run: a kernel over an NDRange on several threads. Work-groups are
- * taken in increasing order and each run through the scheduler; the one
- * trap reported, the printf output (group by group) and the --warn-impl
- * counts come out the same whatever the thread count. */
+/* vm_run: a kernel over an NDRange, its work-groups spread over threads.
+ *
+ * Work-groups are taken in increasing order and each run through the
+ * scheduler; the one trap reported, the printf output (group by group) and
+ * the --warn-impl counts come out the same whatever the thread count. */
 #include "vm/vm.h"
 
 #include <pthread.h>

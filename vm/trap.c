@@ -1,6 +1,5 @@
-/* Traps: recording what stopped a run and formatting its one-line message
- * (every runtime message of the VM is made here), and the text of an
- * instruction that messages, warnings and the debugger show. */
+/* Traps: recording what stopped a run and formatting every runtime message
+ * of the VM, with the instruction text that messages and the debugger show. */
 #include "vm/trap.h"
 
 #include <stdarg.h>
