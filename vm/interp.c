@@ -1,12 +1,10 @@
 /* The interpreter: the dispatch loop (vm/dispatch.inc) built once per
  * instruction-set level, and the helpers its handlers call out of line.
  *
- * The helpers: blends, memory checks, work-item values, notes. Built with
- * -O3.
- *
- * The handler loops must vectorise (docs/architecture.md): the bodies are
- * the macros of vm/handlers.h, which vm/dispatch.inc stamps out per opcode
- * of vm/opcodes.def. */
+ * The helpers: blends, memory checks, work-item values, notes. The
+ * handler bodies are the macros of vm/handlers.h, which vm/dispatch.inc
+ * stamps out per opcode of vm/opcodes.def; their loops must vectorise, so
+ * this file is built with -O3 (the Makefile's VEC). */
 #if defined(__clang__)
 /* IVDEP's assume_safety also asks for vectorisation, which clang reports
  * it could not do when instrumenting (sanitizers). Set before any include:
