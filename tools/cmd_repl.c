@@ -1,8 +1,9 @@
-/* clvm repl: options, the line editor (libedit's readline API: history in
- * ~/.clvm_history, completion), the command table and help. Commands live
- * in repl_eval.c, repl_step.c and repl_view.c. */
+/* clvm repl: options, the line editor, the command table and help.
+ *
+ * The line editor is libedit's readline API (history in ~/.clvm_history,
+ * completion). Commands live in repl_eval.c, repl_step.c and repl_view.c,
+ * which stand on repl_core.c. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,27 +46,6 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0; 1 when commands came from a file or pipe and one of them\n"
 "failed; 2 usage or input error\n");
-}
-
-int repl_err(repl *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    repl_color(r, "1;31");
-    fputs("error: ", stdout);
-    repl_color(r, "0");
-    vfprintf(stdout, fmt, ap);
-    fputc('\n', stdout);
-    va_end(ap);
-    r->errors++;
-    return -1;
-}
-
-void repl_color(const repl *r, const char *sgr)
-{
-    if (r->color)
-        printf("\033[%sm", sgr);
 }
 
 /* ---- help ---- */
@@ -114,6 +94,41 @@ static char *trim(char *s)
     return s;
 }
 
+static bool is_let(const repl *r, const char *name, size_t n)
+{
+    for (size_t i = 0; i < r->nlets; i++)
+        if (strlen(r->lets[i].name) == n && !memcmp(r->lets[i].name, name, n))
+            return true;
+    return false;
+}
+
+/* print of a let name (no register has it) is another command's
+ * spelling: print NAME as T is eval as_T(NAME), print NAME bits is bits
+ * NAME, print NAME is eval NAME. False if args names no let. */
+static bool print_let(repl *r, char *args, int *rc)
+{
+    size_t n = strcspn(args, " \t");
+    if (!n || (r->loaded && repl_reg(r, args, n) >= 0) || !is_let(r, args, n))
+        return false;
+    char *rest = args + n + strspn(args + n, " \t");
+    char e[300];
+    if (!strncmp(rest, "as", 2) && isspace((unsigned char)rest[2])) {
+        snprintf(e, sizeof e, "as_%s(%.*s)",
+                 rest + 2 + strspn(rest + 2, " \t"), (int)n, args);
+        *rc = rc_eval(r, e);
+        return true;
+    }
+    snprintf(e, sizeof e, "%.*s", (int)n, args);
+    if (!strcmp(rest, "bits"))
+        *rc = rc_bits(r, e);
+    else if (*rest)
+        *rc = repl_err(r, "print %s: a let value takes 'as TYPE' or 'bits'",
+                       e);
+    else
+        *rc = rc_eval(r, e);
+    return true;
+}
+
 /* Runs one line; returns true on quit. */
 static bool dispatch(repl *r, char *line)
 {
@@ -123,7 +138,10 @@ static bool dispatch(repl *r, char *line)
     size_t n = strcspn(s, " \t");
     for (size_t i = 0; i < RC_COUNT; i++)
         if (strlen(cmds[i].name) == n && !memcmp(s, cmds[i].name, n)) {
-            int rc = cmds[i].fn(r, trim(s + n));
+            int rc;
+            if (i == RC_print && print_let(r, trim(s + n), &rc))
+                return false;
+            rc = cmds[i].fn(r, trim(s + n));
             return i == RC_quit && rc == 0;
         }
     rc_eval(r, s);

@@ -11,7 +11,6 @@
 #include "tools/cmds.h"
 #include "tools/npy.h"
 #include "tools/run_json.h"
-#include "vm/interp.h"
 #include "vm/native.h"
 #include "stdlib/profile.h"
 #include "tools/runargs.h"

@@ -1,6 +1,9 @@
-/* A small tour of OpenCL C conversions, computed by clvm's stdlib: the
- * Quick start's first command runs it. Each line shows the call, the result
- * value and its bits, and the note when the result is implementation-defined. */
+/* The demo (make demo): a small tour of OpenCL C conversions computed by
+ * clvm's stdlib.
+ *
+ * The Quick start's first command runs it. Each line shows the call, the
+ * result value and its bits, and the note when the result is
+ * implementation-defined. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,11 +1,17 @@
-/* clvm repl: the state one session shares between its files.
+/* clvm repl: the state one session shares between its files, which call
+ * each other downwards only:
  *
  *   cmd_repl.c   options, reading lines (libedit), completion, the command
  *                table and help
- *   repl_eval.c  expressions: evaluation, let, bits, notes, compare
+ *   repl_eval.c  expressions: evaluation, let, bits, compare, profile
  *   repl_step.c  a kernel: loading, NDRange and arguments, breakpoints,
  *                run/step/next/continue/watch
- *   repl_view.c  what the stepping shows: print, info, x, list */
+ *   repl_view.c  what the stepping shows: print, info, x, list
+ *   repl_core.c  what they share: messages, notes, the session and where
+ *                it stopped
+ *
+ * The kernel runs under the VM's debugger (vm/debug.h), which steps it the
+ * way vm_run runs it; the REPL only reads and steps. */
 #ifndef CLVM_REPL_H
 #define CLVM_REPL_H
 
@@ -14,7 +20,7 @@
 #include <stdio.h>
 
 #include "vm/bytecode.h"
-#include "vm/interp.h"
+#include "vm/debug.h"
 #include "vm/native.h"
 #include "stdlib/types.h"
 #include "vm/vm.h"
@@ -91,17 +97,10 @@ typedef struct {
 
 /* The stepping session of the loaded kernel. */
 typedef struct {
-    vm_range r;
-    vm_prog *P;
-    vm_group *g;
+    vm_debug *d;           /* the run, from `run` until the session ends */
     vm_arg *args;
-    uint64_t group;        /* linear group being run */
-    uint32_t cur;          /* its warp context running */
-    uint32_t warpno;       /* one context (no barriers): the warp in it */
-    uint32_t *lstart;      /* per instruction: the line its code begins,
-                              or 0 */
     bool started, done, trapped;
-    vm_trap trap;
+    vm_trap trap;          /* why the run could not start */
 } repl_sess;
 
 struct repl {
@@ -132,37 +131,42 @@ struct repl {
     repl_sess s;
 };
 
-/* Messages: err counts a failed command; both flush stdout first, so a
- * transcript keeps its order. */
-int repl_err(repl *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void repl_color(const repl *r, const char *sgr);   /* "1;31", or "0" */
-
 /* One command each (args: the text after the command word, trimmed). */
 #define X(name, a, s, h) int rc_##name(repl *r, char *args);
 REPL_COMMANDS(X)
 #undef X
 
-/* repl_eval.c */
-void repl_lets_free(repl *r);
+/* ---- repl_core.c ---- */
+
+/* Messages: err counts a failed command; both flush stdout first, so a
+ * transcript keeps its order. */
+int repl_err(repl *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void repl_color(const repl *r, const char *sgr);   /* "1;31", or "0" */
+/* The notes of enum note_id bits, raised at line (0: no line). */
 void repl_notes(repl *r, unsigned notes, uint32_t line);
 
-/* repl_step.c */
-void repl_unload(repl *r);
-int repl_load(repl *r, const char *path);
+/* Ends the running session, if any. */
 void repl_sess_end(repl *r);
-/* The current warp of a running session, or NULL (with a message). */
-vm_warp *repl_warp(repl *r, bool quiet);
-/* The focused work-item's lane in w, or -1. */
-int repl_lane(const repl *r, const vm_warp *w);
+/* The run of a running session, or NULL (with a message unless quiet). */
+vm_debug *repl_dbg(repl *r, bool quiet);
+/* The focused work-item's lane in the current warp, or -1. */
+int repl_lane(const repl *r);
 /* Register called name[0..len) of the current kernel, or -1. */
 int64_t repl_reg(const repl *r, const char *name, size_t len);
-/* Completion: the i-th name of the kernel (registers, then nothing). */
+/* Completion: the i-th register name of the kernel (NULL: a temporary). */
 const char *repl_reg_name(const repl *r, uint32_t i);
 
-/* repl_view.c */
-void repl_where(repl *r);   /* "stopped at file:LINE: INSTRUCTION" */
-void repl_show_reg(repl *r, vm_warp *w, uint32_t reg, int lane, ty_t as,
-                   bool hex);
+/* "FILE:LINE: source", the warp, and the instruction at the current pc. */
+void repl_where(repl *r);
+/* The instruction at pc, or (whole_line) the instructions of its line
+ * around it, pc's marked. */
+void repl_show_ins(repl *r, uint32_t pc, bool whole_line);
+
+/* ---- the others ---- */
+
+void repl_lets_free(repl *r);                          /* repl_eval.c */
+void repl_unload(repl *r);                             /* repl_step.c */
+int repl_load(repl *r, const char *path);              /* repl_step.c */
 
 #endif

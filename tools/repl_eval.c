@@ -1,6 +1,8 @@
-/* The REPL's expressions: each one is compiled into a one-work-item kernel
- * (the let values as its registers) with folding off, so that the VM
- * computes every conversion, raises its notes and follows the profile. */
+/* The REPL's expressions: eval, let, bits, compare and profile.
+ *
+ * Each expression is compiled into a one-work-item kernel (the let values
+ * as its registers) with folding off, so that the VM computes every
+ * conversion, raises its notes and follows the profile. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
@@ -26,10 +28,7 @@ void repl_lets_free(repl *r)
 static void let_line(const repl_let *l, char *buf, size_t len)
 {
     char tn[TY_NAME_MAX], un[TY_NAME_MAX];
-    enum ty_scalar s = (enum ty_scalar)l->t.s;
-    unsigned es = ty_scalar_size(s);
-    ty_t u = {es == 1 ? TY_UCHAR : es == 2 ? TY_USHORT
-              : es == 4 ? TY_UINT : TY_ULONG, l->t.n};
+    ty_t u = ty_unsigned(l->t);
     ty_name(l->t, tn);
     ty_name(u, un);
     size_t at = (size_t)snprintf(buf, len, "%s %s = as_%s(", tn, l->name, tn);
@@ -80,34 +79,25 @@ static int execute(repl *r, const bc_module *m, uint32_t reg, ty_t t,
     vm_ndrange nd = {.dims = 1, .global = {1}, .warp = 1, .threads = 1,
                      .natives = r->natives, .profile = (uint8_t)prof,
                      .warn_impl = true};   /* notes on every profile */
-    vm_range rg;
-    vm_prog *P = NULL;
-    vm_group *g = NULL;
-    int rc = -1;
-    if (vm_range_resolve(&nd, &rg, trap) ||
-        !(P = vm_prog_new(m, 0, NULL, &rg, trap)))
+    vm_debug *d = vm_debug_new(m, 0, NULL, &nd, trap);
+    if (!d)
         return -1;
-    P->fresh = true;
-    if (!(g = vm_group_new(P))) {
-        vm_trap_set(trap, VM_TRAP_NOMEM, "the expression's registers");
+    enum vm_dbg_event e;
+    while ((e = vm_debug_run(d, UINT64_MAX, false)) != VM_DBG_DONE &&
+           e != VM_DBG_TRAP)
+        ;
+    *notes = vm_debug_notes(d, NULL);
+    uint8_t mem[16 * 8];
+    int rc = -1;
+    if (e == VM_DBG_TRAP) {
+        *trap = *vm_debug_trap(d);
     } else {
-        vm_group_start(g, 0);
-        vm_warp *w = &g->w[0];
-        vm_warp_start(w, 0);
-        w->notes = 0;
-        enum vm_stop s = vm_warp_run(w, rg.max_steps);
-        *notes = w->notes;
-        if (s != VM_STOP_DONE) {
-            vm_warp_trap(w, s, trap);
-        } else {
-            const uint8_t *p = vm_warp_reg(w, reg);
-            for (unsigned c = 0; c < t.n; c++)
-                bits[c] = lit_host_get(p, (enum ty_scalar)t.s, c);
-            rc = 0;
-        }
+        vm_debug_value(d, reg, 0, mem);
+        for (unsigned c = 0; c < t.n; c++)
+            bits[c] = lit_host_get(mem, (enum ty_scalar)t.s, c);
+        rc = 0;
     }
-    vm_group_free(g);
-    vm_prog_free(P);
+    vm_debug_free(d);
     return rc;
 }
 
@@ -138,24 +128,6 @@ static void show_value(repl *r, ty_t t, const uint64_t *bits)
     printf("bits %s", hex);
     repl_color(r, "0");
     printf("\n");
-}
-
-void repl_notes(repl *r, unsigned notes, uint32_t line)
-{
-    for (int id = 0; id < NOTE_COUNT; id++) {
-        if (!(notes >> id & 1))
-            continue;
-        repl_color(r, "33");
-        printf("note:");
-        repl_color(r, "0");
-        if (line)
-            printf(" line %u:", line);
-        printf(" %s result (%s)\n  spec: %s\n  profile %s: %s\n",
-               note_kind((enum note_id)id), note_name((enum note_id)id),
-               note_rule((enum note_id)id),
-               prof_name((enum prof_id)r->profile),
-               prof_what((enum prof_id)r->profile, (enum note_id)id));
-    }
 }
 
 static int trapped(repl *r, const vm_trap *trap)

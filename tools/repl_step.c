@@ -1,7 +1,8 @@
-/* The REPL's kernel: loading it, its NDRange and arguments, and stepping
- * it the way vm_run would run it (work-groups in order, warps in order,
- * warps of a kernel with barriers round by round), one instruction at a
- * time when a breakpoint or a watch needs looking at. */
+/* The REPL's kernel: loading it, its NDRange and arguments, breakpoints
+ * and watches, and stepping it.
+ *
+ * It steps through the VM's debugger (vm/debug.h), one instruction at a
+ * time when a watch or `next` needs looking at. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +14,6 @@
 #include "tools/runargs.h"
 
 /* ---- the module ---- */
-
-void repl_sess_end(repl *r)
-{
-    repl_sess *s = &r->s;
-    vm_group_free(s->g);
-    vm_prog_free(s->P);
-    const bc_kernel *k = r->loaded ? &r->m.kernels[r->ki] : NULL;
-    for (uint32_t i = 0; s->args && k && i < k->nparams; i++)
-        free(s->args[i].data);
-    free(s->args);
-    free(s->lstart);
-    *s = (repl_sess){0};
-}
 
 static void args_clear(repl *r)
 {
@@ -246,6 +234,8 @@ int rc_break(repl *r, char *args)
             return repl_err(r, "out of memory");
         r->breaks = b;
         r->breaks[r->nbreaks++] = (uint32_t)line;
+        if (r->s.d)
+            vm_debug_break(r->s.d, (uint32_t)line);
         printf("breakpoint %zu at line %s\n", r->nbreaks, args);
         return 0;
     }
@@ -268,43 +258,22 @@ int rc_delete(repl *r, char *args)
                         "breakpoint and watch");
     free(r->breaks);
     r->breaks = NULL, r->nbreaks = 0, r->break_kernel = false;
+    if (r->s.d)
+        vm_debug_break_clear(r->s.d);
     watch_clear(r);
     printf("no breakpoints, no watch\n");
     return 0;
 }
 
-int64_t repl_reg(const repl *r, const char *name, size_t len)
+/* Keeps the watched register's bytes of the current warp. */
+static void watch_snap(repl *r)
 {
-    const bc_kernel *k = &r->m.kernels[r->ki];
-    for (uint32_t i = 0; i < k->nregs; i++) {
-        const char *n = bc_str(&r->m, k->regs[i].name);
-        if (strlen(n) == len && !memcmp(n, name, len))
-            return i;
-    }
-    return -1;
-}
-
-const char *repl_reg_name(const repl *r, uint32_t i)
-{
-    const bc_kernel *k = &r->m.kernels[r->ki];
-    return k->regs[i].flags & BC_REGF_TEMP ? NULL : bc_str(&r->m, k->regs[i].name);
-}
-
-/* Bytes register x takes in a warp's file. */
-static size_t reg_bytes(const repl *r, uint32_t x)
-{
-    const bc_reg *g = &r->m.kernels[r->ki].regs[x];
-    uint32_t W = r->s.r.warp;
-    if (g->kind == BC_REG_PTR)
-        return (size_t)W * 12;
-    return (size_t)ty_lanes(g->type) * W * ty_scalar_size((enum ty_scalar)g->type.s);
-}
-
-static void watch_snap(repl *r, vm_warp *w)
-{
-    if (r->watch >= 0 && w && r->watched)
-        memcpy(r->watched, vm_warp_reg(w, (uint32_t)r->watch),
-               reg_bytes(r, (uint32_t)r->watch));
+    vm_debug *d = repl_dbg(r, true);
+    if (r->watch < 0 || !d || !r->watched)
+        return;
+    size_t n;
+    const void *now = vm_debug_reg(d, (uint32_t)r->watch, &n);
+    memcpy(r->watched, now, n);
 }
 
 int rc_watch(repl *r, char *args)
@@ -317,37 +286,16 @@ int rc_watch(repl *r, char *args)
                         bc_str(&r->m, r->m.kernels[r->ki].name), args);
     watch_clear(r);
     r->watch = x;
-    /* the largest a register can take: 16 lanes of 8 bytes, 64 lanes */
-    if (!(r->watched = calloc(16 * 8, VM_MAXW)))
+    /* the largest a register can take: 16 components of 8 bytes, in a
+     * warp of 64 lanes (vm.h: at most 64) */
+    if (!(r->watched = calloc(16 * 8, 64)))
         return repl_err(r, "out of memory");
-    watch_snap(r, repl_warp(r, true));
+    watch_snap(r);
     printf("watching %s\n", args);
     return 0;
 }
 
 /* ---- the session ---- */
-
-vm_warp *repl_warp(repl *r, bool quiet)
-{
-    repl_sess *s = &r->s;
-    if (s->started && !s->done)
-        return &s->g->w[s->cur];
-    if (!quiet)
-        repl_err(r, s->done ? "the kernel has finished (run starts it "
-                 "again)" : "the kernel is not running (run starts it)");
-    return NULL;
-}
-
-int repl_lane(const repl *r, const vm_warp *w)
-{
-    for (uint32_t l = 0; l < w->lanes; l++) {
-        uint64_t g[3];
-        vm_warp_gid(w, l, g);
-        if (!memcmp(g, r->focus, sizeof g))
-            return (int)l;
-    }
-    return -1;
-}
 
 static int start(repl *r)
 {
@@ -387,133 +335,31 @@ static int start(repl *r)
     r->nd.threads = 1;
     r->nd.profile = (uint8_t)r->profile;
     r->nd.warn_impl = true;   /* the VM raises notes on every profile */
-    if (vm_range_resolve(&r->nd, &s->r, &s->trap) ||
-        !(s->P = vm_prog_new(m, r->ki, s->args, &s->r, &s->trap)))
+    if (!(s->d = vm_debug_new(m, r->ki, s->args, &r->nd, &s->trap)))
         return repl_err(r, "%s", s->trap.msg);
-    s->P->fresh = true;
-    if (!(s->g = vm_group_new(s->P)) ||
-        !(s->lstart = calloc(s->P->nins + 1, sizeof *s->lstart)))
-        return repl_err(r, "out of memory");
-    /* the instructions where a source line's code begins */
-    for (uint32_t i = 0; i < k->nlines; i++)
-        if (k->lines[i].pc < k->ncode)
-            s->lstart[s->P->pcins[k->lines[i].pc]] = k->lines[i].line;
-    vm_group_start(s->g, 0);
-    for (uint32_t i = 0; i < s->g->nctx; i++)
-        vm_warp_start(&s->g->w[i], i);
+    for (size_t i = 0; i < r->nbreaks; i++)
+        vm_debug_break(s->d, r->breaks[i]);
     s->started = true;
     memcpy(r->focus, r->nd.offset, sizeof r->focus);
-    watch_snap(r, &s->g->w[0]);
+    watch_snap(r);
     return 0;
 }
 
-/* A barrier reached by some warps of the group only: the trap vm_run
- * reports (lowest waiting warp, at its barrier, naming warp `other`). */
-static void barrier_trap(repl *r, uint32_t wait, uint32_t other,
-                         bool finished)
-{
-    repl_sess *s = &r->s;
-    vm_warp *w = &s->g->w[wait], *o = &s->g->w[other];
-    w->ip--;
-    w->fault = (vm_fault){.kind = VM_TRAP_BARRIER, .other = o->base,
-                          .barwhy = finished ? VM_BAR_FINISHED
-                                             : VM_BAR_ELSEWHERE,
-                          .other_pc = finished ? 0
-                                               : w->P->ins[o->ip - 1].pc};
-    vm_warp_trap(w, VM_STOP_TRAP, &s->trap);
-    s->cur = wait;
-    s->trapped = true;
-}
-
-enum { ONE_RAN, ONE_END, ONE_TRAP, ONE_WARP };
-
-/* The next warp to run after the current one stopped (done or at a
- * barrier): ONE_WARP, or ONE_END after the last group, or ONE_TRAP. */
-static int next_warp(repl *r)
-{
-    repl_sess *s = &r->s;
-    vm_group *g = s->g;
-    if (g->nctx == 1) {
-        if (++s->warpno < s->r.nwarps) {
-            vm_warp_start(&g->w[0], s->warpno);
-            return ONE_WARP;
-        }
-    } else {
-        while (++s->cur < g->nctx && g->w[s->cur].exec == 0)
-            ;
-        if (s->cur < g->nctx)
-            return ONE_WARP;
-        /* a round is over: all finished, or all at the same barrier */
-        uint32_t ndone = 0, wait = UINT32_MAX, done = UINT32_MAX;
-        for (uint32_t i = 0; i < g->nctx; i++) {
-            if (g->w[i].exec == 0) {
-                ndone++;
-                done = done < i ? done : i;
-            } else {
-                wait = wait < i ? wait : i;
-            }
-        }
-        if (ndone && ndone < g->nctx) {
-            barrier_trap(r, wait, done, true);
-            return ONE_TRAP;
-        }
-        if (!ndone) {
-            for (uint32_t i = wait + 1; i < g->nctx; i++)
-                if (g->w[i].ip != g->w[wait].ip) {
-                    barrier_trap(r, wait, i, false);
-                    return ONE_TRAP;
-                }
-            s->cur = wait;
-            return ONE_WARP;
-        }
-    }
-    /* the group's printf output, as vm_run writes it: group by group */
-    vm_group_flush(g, stdout);
-    if (++s->group >= s->r.ngroups) {
-        s->done = true;
-        return ONE_END;
-    }
-    vm_group_start(g, s->group);
-    for (uint32_t i = 0; i < g->nctx; i++)
-        vm_warp_start(&g->w[i], i);
-    s->cur = 0, s->warpno = 0;
-    return ONE_WARP;
-}
-
-/* Runs at most budget instructions of the current warp. */
-static int one(repl *r, uint64_t budget)
-{
-    repl_sess *s = &r->s;
-    vm_warp *w = &s->g->w[s->cur];
-    if (w->steps >= s->r.max_steps) {
-        vm_warp_trap(w, VM_STOP_BUDGET, &s->trap);
-        s->trapped = true;
-        return ONE_TRAP;
-    }
-    uint64_t left = s->r.max_steps - w->steps;
-    enum vm_stop st = vm_warp_run(w, budget < left ? budget : left);
-    if (st == VM_STOP_BUDGET)
-        return ONE_RAN;
-    if (st == VM_STOP_TRAP) {
-        vm_warp_trap(w, st, &s->trap);
-        s->trapped = true;
-        return ONE_TRAP;
-    }
-    return next_warp(r);
-}
-
 /* Has the watched register changed? Says how, in the first lane. */
-static bool watch_hit(repl *r, vm_warp *w)
+static bool watch_hit(repl *r)
 {
     if (r->watch < 0 || !r->watched)
         return false;
+    vm_debug *d = r->s.d;
     uint32_t x = (uint32_t)r->watch;
-    size_t n = reg_bytes(r, x);
-    const uint8_t *now = vm_warp_reg(w, x);
+    size_t n;
+    const uint8_t *now = vm_debug_reg(d, x, &n);
     if (!memcmp(now, r->watched, n))
         return false;
     const bc_reg *g = &r->m.kernels[r->ki].regs[x];
-    uint32_t W = r->s.r.warp, lane = 0;
+    vm_dbg_range rg;
+    vm_debug_range(d, &rg);
+    uint32_t W = rg.warp, lane = 0;
     size_t es = g->kind == BC_REG_PTR ? 8
                 : ty_scalar_size((enum ty_scalar)g->type.s);
     for (size_t b = 0; b < n; b++)
@@ -522,7 +368,7 @@ static bool watch_hit(repl *r, vm_warp *w)
             break;
         }
     uint64_t gid[3];
-    vm_warp_gid(w, lane, gid);
+    vm_debug_gid(d, lane, gid);
     printf("watch %s: work-item (%llu,%llu,%llu) changed it\n",
            bc_str(&r->m, g->name), (unsigned long long)gid[0],
            (unsigned long long)gid[1], (unsigned long long)gid[2]);
@@ -531,15 +377,11 @@ static bool watch_hit(repl *r, vm_warp *w)
     return true;
 }
 
-static bool at_break(repl *r, vm_warp *w)
+static bool at_break(const vm_dbg_pos *p)
 {
-    uint32_t line = r->s.lstart[w->ip];
-    for (size_t i = 0; line && i < r->nbreaks; i++)
-        if (r->breaks[i] == line) {
-            printf("breakpoint %zu, line %u\n", i + 1, line);
-            return true;
-        }
-    return false;
+    if (p->brk)
+        printf("breakpoint %u, line %u\n", p->brk, p->line_start);
+    return p->brk != 0;
 }
 
 enum { GO_STEPS, GO_NEXT, GO_CONTINUE };
@@ -550,54 +392,58 @@ enum { GO_STEPS, GO_NEXT, GO_CONTINUE };
 static int go(repl *r, int how, uint64_t n)
 {
     repl_sess *s = &r->s;
+    const bc_kernel *k = &r->m.kernels[r->ki];
     if (s->trapped)
         return repl_err(r, "the kernel trapped (run starts it again)");
-    vm_warp *w = repl_warp(r, false);
-    if (!w)
+    vm_debug *d = repl_dbg(r, false);
+    if (!d)
         return -1;
-    uint32_t ip0 = w->ip, line0 = bc_line_of(r->m.kernels + r->ki,
-                                             s->P->ins[w->ip].pc);
-    bool fast = how == GO_CONTINUE && !r->nbreaks && !r->break_kernel &&
-                r->watch < 0;
-    w->notes = 0;
+    vm_dbg_pos p0, p;
+    vm_debug_pos(d, &p0);
+    /* the debugger looks at breakpoints itself; watches, a kernel
+     * breakpoint and `next` need a look after each instruction */
+    bool fast = how == GO_CONTINUE && !r->break_kernel && r->watch < 0;
+    vm_debug_clear_notes(d);
     for (uint64_t i = 0;; i++) {
         if (how == GO_STEPS && i == n)
             break;
-        int rc = one(r, fast ? UINT64_MAX : 1);
-        if (rc == ONE_END) {
-            printf("kernel '%s' finished\n",
-                   bc_str(&r->m, r->m.kernels[r->ki].name));
+        enum vm_dbg_event e = vm_debug_run(d, fast ? UINT64_MAX : 1,
+                                           how != GO_STEPS);
+        if (e == VM_DBG_DONE) {
+            s->done = true;
+            printf("kernel '%s' finished\n", bc_str(&r->m, k->name));
             return 0;
         }
-        if (rc == ONE_TRAP) {
+        if (e == VM_DBG_TRAP) {
+            s->trapped = true;
             repl_where(r);
             fflush(stdout);
-            printf("%s\n", s->trap.msg);
+            printf("%s\n", vm_debug_trap(d)->msg);
             return 0;
         }
-        w = &s->g->w[s->cur];
-        if (rc == ONE_WARP) {
-            watch_snap(r, w);
+        vm_debug_pos(d, &p);
+        if (e == VM_DBG_WARP) {
+            watch_snap(r);
             if (how == GO_NEXT)
                 break;
-            if (r->break_kernel && w->ip == 0) {
-                printf("breakpoint at kernel '%s'\n",
-                       bc_str(&r->m, r->m.kernels[r->ki].name));
+            if (r->break_kernel && p.pc == 0) {
+                printf("breakpoint at kernel '%s'\n", bc_str(&r->m, k->name));
                 break;
             }
-        } else if (watch_hit(r, w)) {
+        } else if (watch_hit(r)) {
             break;
         }
-        if (how != GO_STEPS && at_break(r, w))
+        if (how != GO_STEPS && at_break(&p))
             break;
-        if (how == GO_NEXT && s->lstart[w->ip] &&
-            (s->lstart[w->ip] != line0 || w->ip <= ip0))
+        if (how == GO_NEXT && p.line_start &&
+            (p.line_start != p0.line || p.pc <= p0.pc))
             break;
     }
     repl_where(r);
-    if (w->notes)
-        repl_notes(r, w->notes, bc_line_of(r->m.kernels + r->ki,
-                                           s->P->ins[w->note_ip].pc));
+    uint32_t npc;
+    unsigned notes = vm_debug_notes(d, &npc);
+    if (notes)
+        repl_notes(r, notes, bc_line_of(k, npc));
     return 0;
 }
 
@@ -608,8 +454,9 @@ int rc_run(repl *r, char *args)
                         "local, offset and arg)");
     if (start(r))
         return -1;
-    vm_warp *w = &r->s.g->w[0];
-    if (r->break_kernel || at_break(r, w)) {
+    vm_dbg_pos p;
+    vm_debug_pos(r->s.d, &p);
+    if (r->break_kernel || at_break(&p)) {
         if (r->break_kernel)
             printf("breakpoint at kernel '%s'\n",
                    bc_str(&r->m, r->m.kernels[r->ki].name));
@@ -647,19 +494,20 @@ int rc_workitem(repl *r, char *args)
         return repl_err(r, "workitem %s: expected a global id, 1 to 3 "
                         "decimal numbers separated by commas", args);
     if (r->s.started) {
-        const vm_range *rg = &r->s.r;
+        vm_dbg_range rg;
+        vm_debug_range(r->s.d, &rg);
         for (unsigned d = 0; d < 3; d++)
-            if (v[d] < rg->offset[d] || v[d] - rg->offset[d] >= rg->global[d])
+            if (v[d] < rg.offset[d] || v[d] - rg.offset[d] >= rg.global[d])
                 return repl_err(r, "work-item (%llu,%llu,%llu) is not in the "
                                 "NDRange", (unsigned long long)v[0],
                                 (unsigned long long)v[1],
                                 (unsigned long long)v[2]);
     }
     memcpy(r->focus, v, sizeof v);
-    vm_warp *w = repl_warp(r, true);
+    vm_debug *d = repl_dbg(r, true);
     printf("work-item (%llu,%llu,%llu)", (unsigned long long)v[0],
            (unsigned long long)v[1], (unsigned long long)v[2]);
-    if (w && repl_lane(r, w) < 0)
+    if (d && repl_lane(r) < 0)
         printf(": not in the current warp (print and info show it when its "
                "warp runs)");
     printf("\n");

@@ -1,6 +1,7 @@
 /* Host calls through libffi: the --native libraries, binding a module's
- * externs to their functions, and the CALL and PRINTF instructions
- * (docs/security.md says what a kernel can and cannot reach). */
+ * externs to their functions, and running CALL, CALLV and PRINTF.
+ *
+ * docs/security.md says what a kernel can and cannot reach. */
 #include "vm/native.h"
 
 #include <dlfcn.h>

@@ -79,13 +79,18 @@ static const char *desc(const bc_reg *r, char buf[40])
     return buf;
 }
 
-/* what names the owner ("register 3: "), or is "" for the kernel. */
-static int check_str(vctx *v, uint32_t off, const char *what)
+/* A name: owner and i name its owner ("register", 3), or owner is NULL
+ * for the kernel. The message is made only when it is needed: the
+ * interpreter verifies the kernel of every run. */
+static int check_str(vctx *v, uint32_t off, const char *owner, uint32_t i)
 {
-    if (off >= v->m->nstrings)
-        return verr(v, "%sname at string offset %u is out of range (%u "
-                       "bytes of strings)", what, off, v->m->nstrings);
-    return 0;
+    char what[32] = "";
+    if (off < v->m->nstrings)
+        return 0;
+    if (owner)
+        snprintf(what, sizeof what, "%s %u: ", owner, i);
+    return verr(v, "%sname at string offset %u is out of range (%u "
+                   "bytes of strings)", what, off, v->m->nstrings);
 }
 
 /* A C type of an extern: void only as a result, no half (not a C type). */
@@ -168,9 +173,7 @@ static int check_reg(vctx *v, uint32_t ri, bc_facts *f)
     const bc_kernel *k = v->k;
     const bc_reg *r = &k->regs[ri];
     char d[40];
-    char what[32];
-    snprintf(what, sizeof what, "register %u: ", ri);
-    if (check_str(v, r->name, what))
+    if (check_str(v, r->name, "register", ri))
         return -1;
     if (r->type.s >= TY_NSCALAR)
         return verr(v, "register %u: bad element type %u", ri, r->type.s);
@@ -189,7 +192,6 @@ static int check_reg(vctx *v, uint32_t ri, bc_facts *f)
     if (r->kind == BC_REG_VALUE && (r->flags & BC_REGF_CONSTPTR))
         return verr(v, "register %u: const-data flag on a value register",
                     ri);
-    desc(r, d);
     switch (r->init) {
     case BC_INIT_NONE:
         if (r->arg)
@@ -214,23 +216,23 @@ static int check_reg(vctx *v, uint32_t ri, bc_facts *f)
         }
         if (r->kind == BC_REG_PTR && r->space == BC_PRIVATE)
             return verr(v, "register %u: %s parameter (private pointers "
-                           "cannot be kernel arguments)", ri, d);
+                           "cannot be kernel arguments)", ri, desc(r, d));
         return 0;
     case BC_INIT_CONST:
         if (r->kind != BC_REG_VALUE)
             return verr(v, "register %u: %s from the constant pool (only "
-                           "values can be)", ri, d);
+                           "values can be)", ri, desc(r, d));
         if (r->arg > v->m->nconst ||
             ty_sizeof(r->type) > v->m->nconst - r->arg)
             return verr(v, "register %u: %s at pool offset %u runs past the "
-                           "constant pool (%u bytes)", ri, d, r->arg,
+                           "constant pool (%u bytes)", ri, desc(r, d), r->arg,
                         v->m->nconst);
         return 0;
     case BC_INIT_ARRAY: {
         if (r->kind != BC_REG_PTR ||
             (r->space != BC_LOCAL && r->space != BC_PRIVATE))
             return verr(v, "register %u: %s as an array (arrays are local "
-                           "or private pointers)", ri, d);
+                           "or private pointers)", ri, desc(r, d));
         if (!r->arg)
             return verr(v, "register %u: array of 0 elements", ri);
         /* arg < 2^32 and sizeof <= 128: no overflow in 64 bits. */
@@ -258,9 +260,7 @@ static int check_decls(vctx *v, bc_facts *f)
         return verr(v, "%u registers (at most %u)", k->nregs, BC_MAX_REGS);
     for (uint32_t i = 0; i < k->nparams; i++) {
         const bc_param *p = &k->params[i];
-        char what[32];
-        snprintf(what, sizeof what, "param %u: ", i);
-        if (check_str(v, p->name, what))
+        if (check_str(v, p->name, "param", i))
             return -1;
         if (p->reg >= k->nregs)
             return verr(v, "param %u: register %u out of range (%u "
@@ -502,8 +502,20 @@ static int check_printf(vctx *v, const char *op, uint32_t fmt,
     return 0;
 }
 
-/* One instruction at ins (its words are all present). */
-static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
+/* An instruction as its rule sees it: the words of its operands and the
+ * register each register letter names; list is where an l list starts. */
+typedef struct {
+    const uint32_t *ins;
+    const bc_opinfo *oi;
+    unsigned n, fl, esz;
+    const bc_reg *reg[8];
+    uint32_t word[8];
+    const uint32_t *list;
+} vins;
+
+/* The header and the operands of the instruction at ins (its words are
+ * all present) against the TYPES letters; fills I. */
+static int check_operands(vctx *v, const uint32_t *ins, vins *I)
 {
     const bc_kernel *k = v->k;
     uint32_t h = ins[0];
@@ -512,15 +524,15 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     const bc_baseinfo *bi = &bc_bases[oi->base];
     const char *op = oi->name;
     unsigned esz = ty_scalar_size((enum ty_scalar)oi->elem);
+    *I = (vins){ins, oi, n, fl, esz, {NULL}, {0}, NULL};
     if (has_n(oi->base) ? !ty_valid_width(n) : n != 1)
         return verr(v, "%s: n = %u, must be %s", op, n,
                     has_n(oi->base) ? "1, 2, 3, 4, 8 or 16" : "1");
     if (!strchr(bi->operands, 'l') && (fl & ~used_flags(oi)))
         return verr(v, "%s: unused flag bits 0x%x", op,
                     fl & ~used_flags(oi));
-    /* Operand words, and the register each register letter names. */
-    const bc_reg *reg[8] = {NULL};
-    uint32_t word[8];
+    const bc_reg **reg = I->reg;
+    uint32_t *word = I->word;
     const uint32_t *w = ins + 1;
     for (unsigned i = 0; bi->operands[i] && bi->operands[i] != 'l';
          w += bi->operands[i] == 'z' ? 2 : 1, i++) {
@@ -542,6 +554,7 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
                         o.r->init == BC_INIT_CONST ? "a constant"
                                                    : "an array");
     }
+    I->list = w;
     /* Constant data is read-only: `constant` space or const-qualified. */
     int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
                                       oi->base == BCB_VSTH ? 2 : -1;
@@ -550,6 +563,19 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
         return verr(v, "%s: stores through register %u, a pointer to %s "
                        "data", op, word[sp],
                     reg[sp]->space == BC_CONSTANT ? "constant" : "const");
+    return 0;
+}
+
+/* The op's own rule (the X letters, immediates, lists), over operands
+ * check_operands accepted. */
+static int check_rule(vctx *v, const vins *I, bc_facts *f)
+{
+    const uint32_t *ins = I->ins, *w = I->list, *word = I->word;
+    const bc_opinfo *oi = I->oi;
+    const bc_baseinfo *bi = &bc_bases[oi->base];
+    const char *op = oi->name;
+    const unsigned n = I->n, fl = I->fl, esz = I->esz;
+    const bc_reg *const *reg = I->reg;
 #define OPND(i) (&(opnd){op, (i) + 1, word[i], reg[i]})
     switch (oi->base) {
     case BCB_SWZ:
@@ -663,6 +689,15 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
     }
 #undef OPND
     return 0;
+}
+
+/* One instruction at ins (its words are all present). */
+static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
+{
+    vins I;
+    if (check_operands(v, ins, &I))
+        return -1;
+    return check_rule(v, &I, f);
 }
 
 /* ---- control flow ---- */
@@ -794,7 +829,7 @@ static int check_kernel(vctx *v, uint32_t ki, bc_facts *f)
     const bc_kernel *k = &v->m->kernels[ki];
     v->k = k, v->ki = ki, v->named = false, v->pc = NOPC;
     memset(f, 0, sizeof *f);
-    if (check_str(v, k->name, ""))
+    if (check_str(v, k->name, NULL, 0))
         return -1;
     if (!v->m->strings[k->name])
         return verr(v, "empty kernel name");

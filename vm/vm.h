@@ -90,6 +90,12 @@ typedef struct {
 
 const char *vm_trap_name(enum vm_trapkind k);
 
+/* One line for the instruction at word pc of kernel k of a verified
+ * module: "VSTORE_B32 vy, i, y" (registers by name), or "end of kernel"
+ * for pc past the code. */
+void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
+                 char *buf, size_t len);
+
 /* Runs kernel k of a verified module over the NDRange. Returns 0, or the
  * trap kind (trap filled, if not NULL). A work-group runs on one thread as
  * warps of `warp` work-items in lockstep. When several work-items trap, the

@@ -1411,7 +1411,7 @@ static void bad_code(void)
     vm_ndrange nd = nd1(1, 0);
     vm_trap t;
     CHECK(vm_run(m, 0, NULL, &nd, &t) == VM_TRAP_CODE &&
-              strstr(t.msg, "ENDIF without its IF"), "%s", t.msg);
+              strstr(t.msg, "ENDIF without a matching IF"), "%s", t.msg);
     freem(m);
 }
 

@@ -1,0 +1,264 @@
+/* vm_run: a kernel over an NDRange, its work-groups spread over threads.
+ *
+ * Work-groups are taken in increasing order and each run through the
+ * scheduler; the one trap reported, the printf output (group by group) and
+ * the --warn-impl counts come out the same whatever the thread count. */
+#include "vm/vm.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stdlib/note.h"
+#include "vm/decode.h"
+#include "vm/sched.h"
+#include "vm/trap.h"
+#include "vm/warp.h"
+
+/* Runs work-group `linear` on g: 0, or the trap kind with t filled. */
+static int run_group(vm_group *g, uint64_t linear, vm_trap *t)
+{
+    vm_sched s;
+    vm_sched_start(&s, g, linear);
+    for (;;) {
+        enum vm_event e = vm_sched_run(&s, UINT64_MAX, t);
+        if (e == VM_EV_GROUP)
+            return 0;
+        if (e == VM_EV_TRAP)
+            return t->kind;
+    }
+}
+
+/* A finished group's printf output, waiting for the groups before it. */
+typedef struct pend {
+    struct pend *next;
+    uint64_t gi;
+    bool trapped;
+    size_t len;
+    char buf[];
+} pend;
+
+typedef struct {
+    const vm_prog *P;
+    _Atomic uint64_t next;   /* the next group to take */
+    _Atomic uint64_t first;  /* the lowest group that trapped so far */
+    pthread_mutex_t lock;
+    vm_trap trap;            /* ... and its trap */
+    /* printf output goes out group by group in linear group order, so it
+     * is the same whatever the thread count; nothing after a trapping
+     * group (whose own output, up to the trap, goes out) */
+    uint64_t emit;           /* the next group to write */
+    pend *pending;           /* later groups that finished, sorted */
+    bool stop;               /* a trapping group was written */
+    bool lost;               /* no memory to hold a group's output */
+    /* warn_impl: each group's counts (ncount/nfirst of its touched
+     * slots), kept apart so that the groups past a trap can be left out */
+    struct wrec { uint64_t gi, count; uint32_t slot, first; } *recs;
+    size_t nrecs, caprecs;
+} run_state;
+
+static void emit_one(run_state *s, bool trapped)
+{
+    s->emit++;
+    s->stop |= trapped;
+}
+
+/* Called with s->lock held when group gi finished (or trapped). */
+static void emit_group(run_state *s, vm_group *g, uint64_t gi, bool trapped)
+{
+    FILE *out = s->P->r.out;
+    if (gi == s->emit) {
+        if (!s->stop)
+            vm_group_flush(g, out);
+        emit_one(s, trapped);
+    } else {
+        size_t len = 0;
+        for (uint32_t i = 0; i < s->P->r.group_size; i++)
+            len += g->pout[i].len;
+        pend *e = malloc(sizeof *e + len), **at = &s->pending;
+        if (!e) {
+            s->lost = true;
+            return;
+        }
+        e->gi = gi, e->trapped = trapped, e->len = 0;
+        for (uint32_t i = 0; i < s->P->r.group_size; i++) {
+            if (g->pout[i].len)
+                memcpy(e->buf + e->len, g->pout[i].buf, g->pout[i].len);
+            e->len += g->pout[i].len;
+        }
+        while (*at && (*at)->gi < gi)
+            at = &(*at)->next;
+        e->next = *at;
+        *at = e;
+    }
+    while (s->pending && s->pending->gi == s->emit) {
+        pend *e = s->pending;
+        s->pending = e->next;
+        if (!s->stop && e->len)
+            fwrite(e->buf, 1, e->len, out);
+        emit_one(s, e->trapped);
+        free(e);
+    }
+}
+
+typedef struct {
+    run_state *s;
+    vm_group *g;
+} worker;
+
+/* Keeps group gi's --warn-impl counts (with s->lock held). */
+static void keep_counts(run_state *s, vm_group *g, uint64_t gi)
+{
+    if (s->nrecs + g->ntouched > s->caprecs) {
+        size_t cap = 2 * (s->nrecs + g->ntouched);
+        struct wrec *r = realloc(s->recs, cap * sizeof *r);
+        if (!r) {
+            s->lost = true;
+            return;
+        }
+        s->recs = r, s->caprecs = cap;
+    }
+    for (uint32_t i = 0; i < g->ntouched; i++) {
+        uint32_t slot = g->touched[i];
+        s->recs[s->nrecs++] = (struct wrec){gi, g->ncount[slot], slot,
+                                            g->nfirst[slot]};
+    }
+}
+
+/* The warnings of a run from the kept counts, in instruction order: the
+ * groups up to the first that trapped (all when none did). */
+static void make_warnings(run_state *s, vm_warnings *out)
+{
+    const vm_prog *P = s->P;
+    const vm_range *r = &P->r;
+    size_t slots = (size_t)P->nins * NOTE_COUNT, n = 0;
+    struct wrec *best = calloc(slots ? slots : 1, sizeof *best);
+    out->v = NULL, out->n = 0;
+    if (!best)
+        return;
+    uint64_t last = atomic_load(&s->first);
+    for (size_t i = 0; i < s->nrecs; i++) {
+        struct wrec *e = &s->recs[i], *b = &best[e->slot];
+        if (e->gi > last)
+            continue;
+        n += b->count == 0;
+        if (b->count == 0 || e->gi < b->gi)
+            b->gi = e->gi, b->first = e->first;
+        b->count += e->count;
+    }
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    for (size_t i = 0; out->v && i < slots; i++) {
+        const struct wrec *b = &best[i];
+        if (!b->count)
+            continue;
+        vm_warning *v = &out->v[out->n++];
+        v->kernel = P->kidx;
+        v->pc = P->ins[i / NOTE_COUNT].pc;
+        v->line = bc_line_of(P->k, v->pc);
+        v->note = (uint8_t)(i % NOTE_COUNT);
+        v->count = b->count;
+        uint64_t gid3[3] = {b->gi % r->groups[0],
+                            b->gi / r->groups[0] % r->groups[1],
+                            b->gi / r->groups[0] / r->groups[1]},
+                 lid[3] = {b->first % r->local[0],
+                           b->first / r->local[0] % r->local[1],
+                           b->first / r->local[0] / r->local[1]};
+        for (int d = 0; d < 3; d++)
+            v->gid[d] = gid3[d] * r->local[d] + lid[d] + r->offset[d];
+    }
+    free(best);
+}
+
+/* Takes groups in increasing order. A group above the lowest trapping one
+ * is skipped, but every group below it runs to the end, so the group
+ * reported is the lowest that traps whatever the thread count. */
+static void *work(void *arg)
+{
+    worker *me = arg;
+    run_state *s = me->s;
+    vm_trap t;
+    for (;;) {
+        uint64_t gi = atomic_fetch_add(&s->next, 1);
+        if (gi >= s->P->r.ngroups || gi > atomic_load(&s->first))
+            break;
+        int rc = run_group(me->g, gi, &t);
+        if (rc || s->P->printf || me->g->ntouched) {
+            pthread_mutex_lock(&s->lock);
+            keep_counts(s, me->g, gi);
+            if (rc && gi < atomic_load(&s->first)) {
+                s->trap = t;
+                atomic_store(&s->first, gi);
+            }
+            if (s->P->printf)
+                emit_group(s, me->g, gi, rc != 0);
+            pthread_mutex_unlock(&s->lock);
+        }
+    }
+    return NULL;
+}
+
+int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
+           const vm_ndrange *nd, vm_trap *trap)
+{
+    vm_trap spare;
+    if (!trap)
+        trap = &spare;
+    memset(trap, 0, sizeof *trap);
+    trap->param = -1;
+    vm_range r;
+    if (vm_range_resolve(nd, &r, trap))
+        return trap->kind;
+    vm_prog *P = vm_prog_new(m, k, args, &r, trap);
+    if (!P)
+        return trap->kind;
+
+    run_state s = {.P = P};
+    atomic_init(&s.next, 0);
+    atomic_init(&s.first, UINT64_MAX);
+    pthread_mutex_init(&s.lock, NULL);
+    worker *ws = calloc(r.threads, sizeof *ws);
+    pthread_t *tids = calloc(r.threads, sizeof *tids);
+    bool ok = ws && tids;
+    for (unsigned i = 0; ok && i < r.threads; i++) {
+        ws[i] = (worker){&s, vm_group_new(P)};
+        ok = ws[i].g != NULL;
+    }
+    if (ok) {
+        /* the calling thread is worker 0; a thread that cannot start
+         * leaves its share to the others */
+        unsigned started = 1;
+        for (unsigned i = 1; i < r.threads; i++)
+            if (pthread_create(&tids[i], NULL, work, &ws[i]) == 0)
+                tids[started++] = tids[i];
+        work(&ws[0]);
+        for (unsigned i = 1; i < started; i++)
+            pthread_join(tids[i], NULL);
+        if (atomic_load(&s.first) != UINT64_MAX)
+            *trap = s.trap;
+        else if (s.lost)
+            vm_trap_set(trap, VM_TRAP_NOMEM, "printf output of kernel '%s'",
+                        bc_str(m, P->k->name));
+        if (P->printf)
+            fflush(r.out);
+    } else {
+        vm_trap_set(trap, VM_TRAP_NOMEM, "work-group memory of kernel '%s'",
+                    bc_str(m, P->k->name));
+    }
+    for (unsigned i = 0; ws && i < r.threads; i++)
+        vm_group_free(ws[i].g);
+    free(ws);
+    free(tids);
+    while (s.pending) {
+        pend *e = s.pending;
+        s.pending = e->next;
+        free(e);
+    }
+    if (ok && nd->warn_impl && nd->warnings)
+        make_warnings(&s, nd->warnings);
+    free(s.recs);
+    pthread_mutex_destroy(&s.lock);
+    vm_prog_free(P);
+    return trap->kind;
+}

@@ -1,0 +1,271 @@
+/* The state of a run, private to vm/: the resolved NDRange (vm_range), a
+ * kernel decoded once per run (vm_prog, vm_ins), one work-group
+ * (vm_group) and its warps (vm_warp), and their lifecycle (group.c).
+ *
+ * A warp runs W work-items in lockstep until it finishes, reaches a
+ * barrier, traps or spends its budget (vm_warp_run, interp.c); sched.c
+ * decides which warp runs next.
+ *
+ * Registers live per warp in SoA layout: component r of register x, lane l,
+ * is element r * W + l at byte offset regoff[x]; a 3-vector has 4 rows. A
+ * pointer register holds W 64-bit byte offsets followed by W 32-bit buffer
+ * ids (an index into the warp's bufs[]; 0 is the null buffer). */
+#ifndef CLVM_WARP_H
+#define CLVM_WARP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stdlib/convert.h"
+#include "vm/bytecode.h"
+#include "vm/vm.h"
+
+enum {
+    VM_MAXW = 64,          /* lanes per warp at most (one uint64_t mask) */
+    VM_LOCAL_CHOICE = 256, /* local size 0: dimension 0 gets at most this */
+};
+
+/* The NDRange after validation: unused dimensions have global = local = 1
+ * and offset 0. */
+typedef struct {
+    unsigned dims;
+    uint64_t global[3], local[3], offset[3], groups[3];
+    uint64_t ngroups;      /* product of groups[] */
+    uint32_t group_size;   /* product of local[] */
+    uint32_t warp;         /* W: lanes per warp, min(requested, group) */
+    uint32_t nwarps;       /* warps per work-group */
+    unsigned threads;
+    uint64_t max_steps;
+    struct vm_natives *natives; /* from vm_ndrange */
+    FILE *out;
+    uint8_t profile;       /* enum prof_id, from vm_ndrange */
+    bool warn_impl;
+} vm_range;
+
+/* Validates nd (trap filled with VM_TRAP_NDRANGE on error): range.c. */
+int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *trap);
+
+/* A buffer as a warp sees it; lane l's bytes start at data + l * lstride
+ * (private arrays; 0 for buffers the lanes share). */
+typedef struct {
+    uint8_t *data;
+    uint64_t size;
+    uint64_t lstride;
+} vm_buf;
+
+/* Where a buffer comes from. */
+typedef struct {
+    uint32_t reg;          /* its register: a pointer parameter or an array */
+    int param;             /* parameter index, or -1 */
+    uint8_t space;         /* enum bc_space */
+    uint64_t size;         /* bytes (per work-item for private arrays) */
+    uint64_t off;          /* offset in the group's local block or in the
+                              warp's private block (per lane) */
+} vm_bufinfo;
+
+/* Widens W index values of one integer type to 64 bits (sign- or
+ * zero-extended as the register's type says, as C converts to size_t). */
+typedef void (*vm_widen)(uint64_t *dst, const uint8_t *src, uint32_t w);
+
+/* Internal opcodes after the real ones: the end of the code, and an
+ * instruction run element by element for its notes (see decode.c). */
+enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_COUNT };
+
+/* A decoded instruction: everything the handler needs, resolved once. */
+typedef struct {
+    const void *label;     /* computed-goto target (unused by the switch) */
+    uint16_t op;           /* enum bc_op, or an XOP_* */
+    uint8_t n, flags;      /* components, BC_F_* */
+    uint16_t note_op;      /* XOP_NOTE: the instruction's own opcode */
+    uint8_t es;            /* element size of the destination (CVT) */
+    uint32_t pc;           /* word index in the bytecode, for messages */
+    uint32_t cnt;          /* elements an elementwise op touches: rows * W */
+    uint32_t d, a, b, c;   /* register byte offsets; memory ops: d the
+                              value, a the pointer, b the index */
+    uint32_t j;            /* jump target, an index into ins[] */
+    uint32_t rows;         /* memory ops: components moved per lane */
+    uint32_t len, align;   /* memory ops: bytes touched, alignment needed */
+    uint64_t stride;       /* memory ops, PADD: bytes per index step */
+    uint64_t imm;          /* SWZ/SWW indices; comparison true value; SELECT
+                              deciding bits; work-item dimension; AS types;
+                              SHL/SHR: count uniform; IF: j is an ELSE */
+    cv_fn cv;              /* CVT */
+    vm_widen widen;        /* memory ops, PADD: the index loader */
+} vm_ins;
+
+/* Why a warp stopped running. */
+enum vm_stop { VM_STOP_DONE, VM_STOP_BARRIER, VM_STOP_TRAP, VM_STOP_BUDGET };
+
+typedef struct vm_warp vm_warp;
+
+/* A dispatch loop (interp.c has one per instruction-set level). */
+typedef enum vm_stop (*vm_runfn)(vm_warp *w, uint64_t budget,
+                                 const void *const **tab);
+
+/* A kernel ready to run over one NDRange with one set of arguments. */
+typedef struct {
+    vm_runfn run;          /* the dispatch loop for this host */
+    const bc_module *m;
+    const bc_kernel *k;
+    uint32_t kidx;
+    vm_range r;
+    vm_arg *args;
+    vm_ins *ins;           /* the decoded code, ending with an XOP_END */
+    uint32_t nins;
+    uint32_t *regoff;      /* byte offset of each register in the file */
+    uint32_t *pcins;       /* word pc -> instruction index (ncode + 1) */
+    size_t filesize;       /* register file bytes per warp */
+    size_t resetsize;      /* leading bytes reset at each warp start: the
+                              registers the code may read before it writes
+                              them (see need_reset in decode.c) */
+    size_t writtensize;    /* leading bytes of every register the code
+                              writes (resetsize <= writtensize) */
+    bool fresh;            /* reset writtensize bytes instead, so that a
+                              debugger shows no value of an earlier warp */
+    uint8_t *tmpl;         /* the register file a warp starts with */
+    vm_bufinfo *bufs;      /* [0] is the null buffer */
+    uint32_t nbufs;
+    uint64_t local_bytes;  /* per work-group */
+    uint64_t private_bytes;/* per work-item */
+    uint32_t depth;        /* deepest IF/LOOP nesting */
+    bool barrier;          /* has a BARRIER */
+    bool printf;           /* has a PRINTF */
+    uint8_t profile;       /* enum prof_id: r.profile. The instructions
+                              that may hit an implementation-defined case
+                              the profile (or warn_impl, or strict) must
+                              see are decoded as XOP_NOTE, which runs them
+                              element by element: the others keep their
+                              fast handlers */
+} vm_prog;
+
+/* One level of the mask stack. */
+typedef struct {
+    uint64_t join;         /* lanes that go on after the block */
+    uint64_t other;        /* IF: lanes waiting for ELSE; LOOP: lanes that
+                              continued */
+    uint32_t target;       /* where lanes that all left resume: the ELSE or
+                              ENDIF, or the ENDLOOP */
+    uint32_t loop;
+} vm_frame;
+
+enum vm_barwhy {
+    VM_BAR_MISSING,        /* `other` did not arrive with its warp */
+    VM_BAR_FINISHED,       /* `other` finished without reaching it */
+    VM_BAR_ELSEWHERE,      /* `other` waits at the barrier at other_pc */
+};
+
+/* What stopped a warp with VM_STOP_TRAP. */
+typedef struct {
+    enum vm_trapkind kind;
+    uint32_t lane;         /* the work-item that trapped */
+    uint32_t other;        /* BARRIER: a work-item of the group that is not
+                              there (local linear id) ... */
+    uint32_t buf;          /* BOUNDS/ALIGN: buffer id */
+    uint64_t addr, len, align;
+    uint8_t barwhy;        /* ... and why (enum vm_barwhy) */
+    uint32_t other_pc;
+    uint8_t note;          /* IMPL: the case (enum note_id) ... */
+    uint32_t comp;         /* ... the component ... */
+    uint64_t opnd[2];      /* ... and its operands' bits */
+} vm_fault;
+
+typedef struct vm_group vm_group;
+
+struct vm_warp {
+    uint8_t *R;            /* register file, 64-byte aligned */
+    const vm_prog *P;
+    vm_group *g;
+    vm_buf *bufs;          /* P->nbufs */
+    uint8_t *priv;         /* private arrays of the W lanes */
+    uint8_t *scratch;      /* 16 rows of W 8-byte elements, and more */
+    vm_frame *stack;
+    uint32_t sp;
+    uint32_t ip;           /* next instruction, index into P->ins */
+    uint64_t exec;         /* lanes running (0: the warp is done) */
+    uint64_t all;          /* lanes that exist (the last warp of a group may
+                              be partial) */
+    uint64_t steps;        /* instructions dispatched */
+    uint32_t index;        /* warp number in its group */
+    uint32_t base;         /* local linear id of lane 0 */
+    uint32_t lanes;        /* lanes that exist */
+    uint32_t barriers;     /* barriers passed */
+    uint64_t lm_for;       /* exec mask the lane masks were built for */
+    uint64_t *lm64;        /* per lane: all ones if active (for blends) */
+    uint32_t *lm32;
+    uint16_t *lm16;
+    uint8_t *lm8;
+    vm_fault fault;
+    uint8_t *mp[VM_MAXW];  /* memory ops: each lane's first byte (only
+                              mp[0] after a dense check: see LANEP) */
+    unsigned notes;        /* OR of the enum note bits XOP_NOTE
+                              instructions raised since someone cleared it
+                              (the debugger, around a step) */
+    uint32_t note_ip;      /* the instruction (index into P->ins) that
+                              raised one last */
+};
+
+/* One work-item's printf output so far (its output unit), at most
+ * VM_PRINTF_MAX bytes (more traps with NOMEM). */
+enum { VM_PRINTF_MAX = 1 << 20 };
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} vm_pout;
+
+struct vm_group {
+    const vm_prog *P;
+    vm_pout *pout;         /* per local linear id; NULL without PRINTF */
+    uint8_t *local;        /* local memory of the work-group */
+    uint32_t nctx;         /* warp contexts: nwarps if the kernel has
+                              barriers, else 1 (reused warp after warp) */
+    vm_warp *w;
+    uint64_t linear;       /* linear group index */
+    uint64_t id[3];        /* group id */
+    /* warn_impl: per instruction x note, work-items that hit it in this
+     * group and the first of them (local linear id); `touched` lists the
+     * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
+    uint64_t *ncount;
+    uint32_t *nfirst, *touched, ntouched;
+};
+
+/* ---- group.c: work-groups and warps ---- */
+
+/* Memory for running one work-group at a time; NULL if out of memory. */
+vm_group *vm_group_new(const vm_prog *p);
+void vm_group_free(vm_group *g);
+
+/* Makes g work-group `linear` (zeroes its local memory). */
+void vm_group_start(vm_group *g, uint64_t linear);
+
+/* Writes the output units of g's work-items to out in local linear id
+ * order and empties them. */
+void vm_group_flush(vm_group *g, FILE *out);
+
+/* Makes w (one of g->w) warp `index` of g's group, at its first
+ * instruction, with fresh private memory and registers: those the code
+ * always writes before reading keep an earlier warp's values until then,
+ * unless P->fresh. */
+void vm_warp_start(vm_warp *w, uint32_t index);
+
+/* Register x's storage in w: rows of W elements (3-vectors have 4 rows;
+ * pointers: W uint64_t offsets then W uint32_t buffer ids). */
+void *vm_warp_reg(vm_warp *w, uint32_t x);
+
+/* Bytecode pc of the warp's next instruction. */
+uint32_t vm_warp_pc(const vm_warp *w);
+
+/* Global id of lane l of w, and of the work-item with local linear id lin
+ * in g's group. */
+void vm_warp_gid(const vm_warp *w, uint32_t l, uint64_t gid[3]);
+void vm_group_gid(const vm_group *g, uint64_t lin, uint64_t gid[3]);
+
+/* ---- interp.c: the dispatch loop ---- */
+
+/* Runs w for at most budget instructions. After VM_STOP_BARRIER, w->ip is
+ * past the barrier; after VM_STOP_TRAP it is the trapping instruction and
+ * w->fault says what happened; after VM_STOP_BUDGET it is the next
+ * instruction. */
+enum vm_stop vm_warp_run(vm_warp *w, uint64_t budget);
+
+#endif
