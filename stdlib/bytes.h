@@ -1,4 +1,4 @@
-/* Byte order, defined once: memory (buffers, constants, .bc files) is
+/* Bits of values, defined once. Byte order: memory (buffers, constants, .bc files) is
  * little-endian whatever the host; le_load/le_store move one n-byte element
  * (n = 1, 2, 4, 8) between memory and a host integer. On a little-endian
  * host this is a memcpy (HOST_LE); any other host, or -DCLVM_GENERIC_ENDIAN
@@ -47,5 +47,11 @@ static inline void le_store(uint8_t *p, unsigned n, uint64_t v)
         p[k] = (uint8_t)v;
 #endif
 }
+
+/* A float's or double's bits and back, through memcpy (no type punning). */
+static inline uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float bitsf(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint64_t dbits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline double bitsd(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
 #endif

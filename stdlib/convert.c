@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "stdlib/bytes.h"
+
 #include "stdlib/half.h"
 
 /* The 2^23 / 2^52 trick below needs float and double arithmetic done in
@@ -29,33 +31,6 @@
 /* ---------------------------------------------------------------------- */
 /* Element helpers. */
 
-static inline uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static inline float ffrom(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint64_t dbits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-static inline double dfrom(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
 
 /* x rounded to an integer in mode r, in x's own type. Below 2^23 (2^52)
  * adding and subtracting that power of two makes the FPU round away the
@@ -87,7 +62,7 @@ static inline double f2d(float f)
     uint32_t b = fbits(f);
     uint64_t q = (uint64_t)(b >> 31) << 63 | 0x7ff8000000000000u |
                  (uint64_t)(b & 0x7fffffu) << 29;
-    return dfrom(f != f ? q : dbits((double)f));
+    return bitsd(f != f ? q : dbits((double)f));
 }
 
 /* double -> float in mode r. (float)v rounds to nearest (even); for the
@@ -106,7 +81,7 @@ static inline float d2f(double v, enum rnd r)
                 : r == RND_RTN ? b > v
                                : 0;
     u += wrong ? (fabs(b) < fabs(v) ? 1u : ~0u) : 0u;
-    return ffrom(v != v ? (uint32_t)(q >> 32 & 0x80000000u) | 0x7fc00000u |
+    return bitsf(v != v ? (uint32_t)(q >> 32 & 0x80000000u) | 0x7fc00000u |
                               (uint32_t)(q >> 29 & 0x7fffffu)
                         : u);
 }

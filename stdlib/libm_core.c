@@ -33,7 +33,7 @@ static uint64_t round_sig(uint64_t m, int drop, double l, bool neg)
  * exponent emin, maximum emax: the result's bits (sign separately). */
 static uint64_t fin_bits(dd v, int e, int p, int emin, int emax, bool *neg)
 {
-    uint64_t b = clm_bits(v.h);
+    uint64_t b = dbits(v.h);
     *neg = b >> 63;
     int be = (int)((b >> 52) & 0x7ff);
     uint64_t inf = (uint64_t)(2 * emax + 1) << (p - 1); /* biased emax+1 */
@@ -44,7 +44,7 @@ static uint64_t fin_bits(dd v, int e, int p, int emin, int emax, bool *neg)
         return 0;
     if (be == 0) { /* a denormal high part: scale it up exactly */
         v.h *= 0x1p64, v.l *= 0x1p64, e -= 64;
-        b = clm_bits(v.h);
+        b = dbits(v.h);
         be = (int)((b >> 52) & 0x7ff);
     }
     /* v.h normal: m * 2^(E - 52) with m of 53 bits */
@@ -71,7 +71,7 @@ double clm_fin_d(dd v, int e)
     if (e == 0 && clm_expo(v.h) > -1022)
         return v.h; /* already rounded: v.h = RN(v.h + v.l) */
     uint64_t r = fin_bits(v, e, 53, -1022, 1023, &neg);
-    return clm_double(r | (uint64_t)neg << 63);
+    return bitsd(r | (uint64_t)neg << 63);
 }
 
 float clm_fin_f(dd v, int e)
@@ -80,7 +80,7 @@ float clm_fin_f(dd v, int e)
     uint64_t r = fin_bits(v, e, 24, -126, 127, &neg);
     if (clm_isnan(v.h))
         return (float)v.h;
-    return clm_float((uint32_t)r | (uint32_t)neg << 31);
+    return bitsf((uint32_t)r | (uint32_t)neg << 31);
 }
 
 /* ---- sqrt ---- */
@@ -101,13 +101,13 @@ static double sqrt_1_4(double m)
     for (int i = 0; i < 4; i++)
         y = 0.5 * (y + m / y);
     for (int i = 0; i < 4; i++) {
-        double u = clm_double(clm_bits(y) + 1) - y;
+        double u = bitsd(dbits(y) + 1) - y;
         if (above(m, y, y + u)) {
             y += u;
             continue;
         }
         if (y > 1 && !above(m, y, y - u)) {
-            y = clm_double(clm_bits(y) - 1);
+            y = bitsd(dbits(y) - 1);
             continue;
         }
         break;
@@ -128,7 +128,7 @@ double clm_sqrt_cr(double x)
     }
     int e = clm_expo(x);
     int k = e >> 1; /* floor(e / 2) */
-    double m = clm_double((clm_bits(x) & ((UINT64_C(1) << 52) - 1)) |
+    double m = bitsd((dbits(x) & ((UINT64_C(1) << 52) - 1)) |
                           (uint64_t)(1023 + (e - 2 * k)) << 52);
     return sqrt_1_4(m) * clm_pow2(k + sh);
 }
@@ -157,7 +157,7 @@ static dd rsqrt_dd(double x, int *e)
         sh = 100;
     }
     int ex = clm_expo(x), k = ex >> 1;
-    double m = clm_double((clm_bits(x) & ((UINT64_C(1) << 52) - 1)) |
+    double m = bitsd((dbits(x) & ((UINT64_C(1) << 52) - 1)) |
                           (uint64_t)(1023 + (ex - 2 * k)) << 52);
     double y = sqrt_1_4(m);
     dd p = two_prod(y, y);
@@ -198,7 +198,7 @@ float clvm_rsqrtf(float xf)
 /* mode: 0 floor, 1 ceil, 2 trunc, 3 round (half away), 4 rint (even) */
 static double round_int(double x, int mode)
 {
-    uint64_t b = clm_bits(x);
+    uint64_t b = dbits(x);
     int e = (int)((b >> 52) & 0x7ff) - 1023;
     bool neg = b >> 63;
     if (e >= 52)
@@ -215,8 +215,8 @@ static double round_int(double x, int mode)
         case 4: up = e == -1 && (b & ((UINT64_C(1) << 52) - 1)); break;
         default: up = false; break;
         }
-        return clm_double((neg ? UINT64_C(1) << 63 : 0) |
-                          (up ? clm_bits(1.0) : 0));
+        return bitsd((neg ? UINT64_C(1) << 63 : 0) |
+                          (up ? dbits(1.0) : 0));
     }
     int fb = 52 - e; /* fraction bits */
     m = (b & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
@@ -263,9 +263,9 @@ double clvm_frexp(double x, int *e)
         x *= 0x1p64;
         sh = -64;
     }
-    uint64_t b = clm_bits(x);
+    uint64_t b = dbits(x);
     *e = (int)((b >> 52) & 0x7ff) - 1022 + sh;
-    return clm_double((b & ~(UINT64_C(0x7ff) << 52)) | UINT64_C(1022) << 52);
+    return bitsd((b & ~(UINT64_C(0x7ff) << 52)) | UINT64_C(1022) << 52);
 }
 
 float clvm_frexpf(float x, int *e)
@@ -375,8 +375,8 @@ float clvm_fractf(float x, float *ip)
 double clvm_copysign(double x, double y) { return clm_copysign(x, y); }
 float clvm_copysignf(float x, float y)
 {
-    return clm_float((clm_fbits(x) & 0x7fffffffu) |
-                     (clm_fbits(y) & 0x80000000u));
+    return bitsf((fbits(x) & 0x7fffffffu) |
+                     (fbits(y) & 0x80000000u));
 }
 
 double clvm_fdim(double x, double y)
@@ -429,10 +429,10 @@ double clvm_nextafter(double x, double y)
     if (x == y)
         return y;
     if (x == 0)
-        return clm_copysign(clm_double(1), y);
-    uint64_t b = clm_bits(x);
+        return clm_copysign(bitsd(1), y);
+    uint64_t b = dbits(x);
     b += ((x < y) == (x > 0)) ? 1 : (uint64_t)-1;
-    return clm_double(b);
+    return bitsd(b);
 }
 float clvm_nextafterf(float x, float y)
 {
@@ -441,20 +441,20 @@ float clvm_nextafterf(float x, float y)
     if (x == y)
         return y;
     if (x == 0)
-        return clm_float((clm_fbits(y) & 0x80000000u) | 1);
-    uint32_t b = clm_fbits(x);
+        return bitsf((fbits(y) & 0x80000000u) | 1);
+    uint32_t b = fbits(x);
     b += ((x < y) == (x > 0)) ? 1u : 0xffffffffu;
-    return clm_float(b);
+    return bitsf(b);
 }
 
 double clvm_nan(uint64_t code)
 {
-    return clm_double(UINT64_C(0x7ff8000000000000) |
+    return bitsd(UINT64_C(0x7ff8000000000000) |
                       (code & ((UINT64_C(1) << 51) - 1)));
 }
 float clvm_nanf(uint32_t code)
 {
-    return clm_float(0x7fc00000u | (code & 0x3fffffu));
+    return bitsf(0x7fc00000u | (code & 0x3fffffu));
 }
 
 /* ---- fma: the exact product and sum in integers, rounded once ---- */
@@ -537,7 +537,7 @@ static bool lt128(u128 a, u128 b)
 /* x = m * 2^e with m an integer < 2^53 (x finite, nonzero) */
 static uint64_t decompose(double x, int *e)
 {
-    uint64_t b = clm_bits(x);
+    uint64_t b = dbits(x);
     int be = (int)((b >> 52) & 0x7ff);
     uint64_t m = b & ((UINT64_C(1) << 52) - 1);
     if (be) {
@@ -660,7 +660,7 @@ double clvm_fma(double x, double y, double z)
         return x * y;
     bool neg;
     uint64_t r = fma_bits(x, y, z, 53, -1022, 1023, &neg);
-    return clm_double(r | (uint64_t)neg << 63);
+    return bitsd(r | (uint64_t)neg << 63);
 }
 
 float clvm_fmaf(float xf, float yf, float zf)
@@ -717,8 +717,8 @@ static double mod_abs(double x, double y, uint32_t *q)
     while (r < UINT64_C(1) << 52 && er > -1074)
         r <<= 1, er--;
     if (r < UINT64_C(1) << 52)
-        return clm_double(r); /* denormal: er == -1074 */
-    return clm_double(((uint64_t)(er + 1075) << 52) |
+        return bitsd(r); /* denormal: er == -1074 */
+    return bitsd(((uint64_t)(er + 1075) << 52) |
                       (r & ((UINT64_C(1) << 52) - 1)));
 }
 

@@ -126,7 +126,7 @@ static dd expm1_k(double x, int *e)
 dd clm_log_core(dd x, int *e)
 {
     int ex = clm_expo(x.h);
-    double m = clm_double((clm_bits(x.h) & ((UINT64_C(1) << 52) - 1)) |
+    double m = bitsd((dbits(x.h) & ((UINT64_C(1) << 52) - 1)) |
                           UINT64_C(1023) << 52);
     double ml = x.l == 0 ? 0 : x.l * clm_pow2(-ex / 2) * clm_pow2(-ex + ex / 2);
     if (m > 1.40625) {
@@ -242,7 +242,7 @@ static int int_kind(double y)
 {
     if (y != y || clm_isinf(y))
         return 0;
-    uint64_t b = clm_bits(y);
+    uint64_t b = dbits(y);
     int e = (int)((b >> 52) & 0x7ff) - 1023;
     if (e >= 53)
         return 2;
@@ -307,7 +307,7 @@ static dd pow_k(double x, double y, int *e)
     if (y == 2 && ax > 0x1p-400 && ax < 0x1p400)
         return two_prod(x, x);
     if (y == 3 && ax > 0x1p-300 && ax < 0x1p300 &&
-        ((clm_bits(x) & ((UINT64_C(1) << 29) - 1)) == 0)) {
+        ((dbits(x) & ((UINT64_C(1) << 29) - 1)) == 0)) {
         /* x has at most 24 bits (a float): x*x is exact, times x a dd */
         return dd_mul_d(two_prod(x, x), x);
     }
@@ -512,32 +512,6 @@ static dd atanh_k(double x, int *e)
     return clm_sign(x) ? dd_neg(v) : v;
 }
 
-#define WRAP1(n)                                                            \
-    double clvm_##n(double x)                                               \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x)                                              \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_f(v, e);                                             \
-    }
-#define WRAP2(n)                                                            \
-    double clvm_##n(double x, double y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x, float y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_f(v, e);                                             \
-    }
 WRAP1(exp)
 WRAP1(exp2)
 WRAP1(exp10)

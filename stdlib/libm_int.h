@@ -15,61 +15,39 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "stdlib/bytes.h"
+
 typedef struct {
     double h, l;
 } dd;
 
-static inline uint64_t clm_bits(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-static inline double clm_double(uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-static inline uint32_t clm_fbits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-static inline float clm_float(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-#define CLM_INF clm_double(UINT64_C(0x7ff0000000000000))
-#define CLM_NAN clm_double(UINT64_C(0x7ff8000000000000))
+#define CLM_INF bitsd(UINT64_C(0x7ff0000000000000))
+#define CLM_NAN bitsd(UINT64_C(0x7ff8000000000000))
 
 static inline double clm_fabs(double x)
 {
-    return clm_double(clm_bits(x) & ~(UINT64_C(1) << 63));
+    return bitsd(dbits(x) & ~(UINT64_C(1) << 63));
 }
 static inline bool clm_isnan(double x) { return x != x; }
 static inline bool clm_isinf(double x) { return clm_fabs(x) == CLM_INF; }
-static inline bool clm_sign(double x) { return clm_bits(x) >> 63; }
+static inline bool clm_sign(double x) { return dbits(x) >> 63; }
 static inline double clm_copysign(double x, double s)
 {
-    return clm_double((clm_bits(x) & ~(UINT64_C(1) << 63)) |
-                      (clm_bits(s) & (UINT64_C(1) << 63)));
+    return bitsd((dbits(x) & ~(UINT64_C(1) << 63)) |
+                      (dbits(s) & (UINT64_C(1) << 63)));
 }
 
 /* 2^k for -1022 <= k <= 1023, exactly. */
 static inline double clm_pow2(int k)
 {
-    return clm_double((uint64_t)(k + 1023) << 52);
+    return bitsd((uint64_t)(k + 1023) << 52);
 }
 
 /* The unbiased exponent of a normal nonzero finite x. */
 static inline int clm_expo(double x)
 {
-    return (int)((clm_bits(x) >> 52) & 0x7ff) - 1023;
+    return (int)((dbits(x) >> 52) & 0x7ff) - 1023;
 }
 
 /* x rounded to an integer (ties to even), for |x| < 2^51. */
@@ -198,5 +176,34 @@ extern const dd CLM_LOG_L[91];
 extern const dd CLM_SIN_64[53], CLM_COS_64[53];
 extern const dd CLM_ATAN_64[65];
 extern const uint64_t CLM_2_OVER_PI[25];
+
+/* The public double and float entry points of a kernel n##_k that
+ * returns a double-double and an extra binary exponent: rounded once. */
+#define WRAP1(n)                                                            \
+    double clvm_##n(double x)                                               \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x)                                              \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_f(v, e);                                             \
+    }
+#define WRAP2(n)                                                            \
+    double clvm_##n(double x, double y)                                     \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x, float y)                                     \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
+        return clm_fin_f(v, e);                                             \
+    }
 
 #endif

@@ -28,7 +28,7 @@ static uint64_t mulhi64(uint64_t a, uint64_t b, uint64_t *lo)
 /* |x| >= 2^20, finite: q mod 4 and r for |x| */
 static int payne_hanek(double a, dd *r)
 {
-    uint64_t b = clm_bits(a);
+    uint64_t b = dbits(a);
     int E = (int)((b >> 52) & 0x7ff) - 1075;
     uint64_t M = (b & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
     /* bits b_(E-1) ... of 2/pi: bit b_i sits at p = i + 63 of the table */
@@ -427,32 +427,6 @@ static dd asinpi_k(double x, int *e) { return asin_any(x, true, e); }
 static dd acos_k(double x, int *e) { (void)e; return acos_any(x, false); }
 static dd acospi_k(double x, int *e) { (void)e; return acos_any(x, true); }
 
-#define WRAP1(n)                                                            \
-    double clvm_##n(double x)                                               \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x)                                              \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_f(v, e);                                             \
-    }
-#define WRAP2(n)                                                            \
-    double clvm_##n(double x, double y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x, float y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_f(v, e);                                             \
-    }
 WRAP1(sin)
 WRAP1(cos)
 WRAP1(tan)
