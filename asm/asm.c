@@ -37,6 +37,11 @@ void asm_close(asm_ctx *a)
 
 int asm_errors(const asm_ctx *a) { return a->nerr; }
 
+bool asm_is_reserved(const char *name, size_t len)
+{
+    return parse_is_reserved(name, len);
+}
+
 bool asm_has_kernel_line(const char *src, size_t len)
 {
     for (size_t i = 0; i < len;) {

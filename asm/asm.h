@@ -26,6 +26,10 @@ int asm_assemble(const char *src, size_t len, const char *filename,
  * where a kernel is expected gets one message instead of an error a line. */
 bool asm_has_kernel_line(const char *src, size_t len);
 
+/* Whether name[0..len) is reserved in the IR (a keyword, type, built-in
+ * or predefined constant), so it cannot name a register. */
+bool asm_is_reserved(const char *name, size_t len);
+
 typedef struct asm_ctx asm_ctx;
 
 /* A module being built, diagnostics to diag. NULL if out of memory. */

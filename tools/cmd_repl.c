@@ -71,7 +71,8 @@ int rc_help(repl *r, char *args)
         else
             printf("  %-24s %s\n", head, cmds[i].summary);
     }
-    printf("A line that starts with ';' or '#' is a comment. The exit status "
+    printf("A line that starts with // or # is a comment; ';' ends a command, as "
+           "it ends\nan IR statement. The exit status "
            "is 0,\nor 1 when the commands came from a file or pipe and one "
            "of them failed.\n");
     return 0;
@@ -129,14 +130,23 @@ static bool print_let(repl *r, char *args, int *rc)
     return true;
 }
 
-/* Runs one line; returns true on quit. */
-static bool dispatch(repl *r, char *line)
+/* Runs one command; returns true on quit. */
+static bool command(repl *r, char *s)
 {
-    char *s = trim(line);
-    if (!*s || *s == ';' || *s == '#')
+    s = trim(s);
+    if (!*s)
         return false;
     size_t n = strcspn(s, " \t");
-    for (size_t i = 0; i < RC_COUNT; i++)
+    /* The rule for names that are also commands: a line is a command when
+     * its first word is one and no binary operator follows it (`x tmp`,
+     * `next`, `bits -0.0f`); `x * 2`, `x = 3`, `next + 1` are expressions.
+     * + and - are binary when a blank follows them, ! only in !=. */
+    const char *after = s + n + strspn(s + n, " \t");
+    bool op = *after && (strchr("*/%&|^<>=?.[", *after) ||
+                         (strchr("+-", *after) && (after[1] == ' ' ||
+                                                   after[1] == '\t')) ||
+                         (*after == '!' && after[1] == '='));
+    for (size_t i = 0; i < RC_COUNT && !op; i++)
         if (strlen(cmds[i].name) == n && !memcmp(s, cmds[i].name, n)) {
             int rc;
             if (i == RC_print && print_let(r, trim(s + n), &rc))
@@ -146,6 +156,43 @@ static bool dispatch(repl *r, char *line)
         }
     rc_eval(r, s);
     return false;
+}
+
+/* Runs one line: '//' and '#' start a comment line, and ';' ends a command
+ * as it ends an IR statement (outside quotes and brackets), so
+ * `x = 2.0f; x * 3` is two commands and a trailing ';' is harmless.
+ * Returns true on quit. */
+static bool dispatch(repl *r, char *line)
+{
+    char *s = trim(line);
+    if (!strncmp(s, "//", 2) || *s == '#')
+        return false;
+    int depth = 0;
+    char quote = 0;
+    for (char *p = s, *start = s;; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == quote)
+                quote = 0;
+            else if (!*p)
+                return command(r, start);
+        } else if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '(' || *p == '[') {
+            depth++;
+        } else if ((*p == ')' || *p == ']') && depth > 0) {
+            depth--;
+        } else if ((*p == ';' && depth == 0) || !*p) {
+            bool end = !*p;
+            *p = 0;
+            if (command(r, start))
+                return true;
+            if (end)
+                return false;
+            start = p + 1;
+        }
+    }
 }
 
 /* ---- completion ---- */

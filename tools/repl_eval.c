@@ -180,6 +180,10 @@ int rc_let(repl *r, char *args)
     if (*eq != '=' || !ident(args, n))
         return repl_err(r, "expected let NAME = EXPR (NAME: letters, digits "
                         "and _, not first)");
+    if (asm_is_reserved(args, n))
+        return repl_err(r, "let %.*s: '%.*s' is a keyword, type or built-in "
+                        "of the IR; pick another name", (int)n, args, (int)n,
+                        args);
     repl_let l = {0};
     unsigned notes;
     vm_trap trap;
@@ -221,6 +225,13 @@ int rc_let(repl *r, char *args)
     free(old.name);
     val_format(l.t, l.bits, 0, text);
     printf("%s %s = %s\n", ty_name(l.t, tn), l.name, text);
+#define X(cmd, a_, s_, h_)                                                  \
+    if (!strcmp(l.name, #cmd))                                             \
+        printf("note: '%s' is also a command: '%s' alone runs the command; "  \
+               "'print %s' or an expression ('%s + 1') reads the value\n",  \
+               l.name, l.name, l.name, l.name);
+    REPL_COMMANDS(X)
+#undef X
     repl_notes(r, notes, 0);
     return 0;
 }

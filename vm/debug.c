@@ -232,13 +232,17 @@ bool vm_debug_memory(const vm_debug *d, uint32_t x, uint32_t l,
     for (uint32_t b = 1; b < P->nbufs; b++) {
         if (P->bufs[b].reg != x)
             continue;
-        if (P->bufs[b].param >= 0) {
-            *data = P->args[P->bufs[b].param].data;
-            *size = P->args[P->bufs[b].param].size;
+        /* A global or constant parameter's memory is its argument's; a
+         * local one's (the argument is only a size) and an array's are
+         * the warp's view of the group's or the lane's block. */
+        const vm_bufinfo *bi = &P->bufs[b];
+        if (bi->param >= 0 && bi->space != BC_LOCAL) {
+            *data = P->args[bi->param].data;
+            *size = P->args[bi->param].size;
         } else {
             const vm_buf *wb = &cur(d)->bufs[b];
             *data = wb->data + (uint64_t)l * wb->lstride;
-            *size = P->bufs[b].size;
+            *size = bi->param >= 0 ? P->args[bi->param].size : bi->size;
         }
         return true;
     }
