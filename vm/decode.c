@@ -185,6 +185,32 @@ static bool layout(vm_prog *p, const uint8_t *written, const uint8_t *reset,
     return true;
 }
 
+/* Whether register x holds one value in every lane AND every component
+ * for the whole run: a constant or an unwritten parameter whose components
+ * are all equal (a scalar, a broadcast scalar parameter, (uint4)(3)). A
+ * shift by it uses one count for every element; a count like
+ * (uint4)(0, 1, 2, 3) is the same in every work-item but not in every
+ * component, so it takes the per-element loop. */
+static bool one_count(const vm_prog *p, const uint8_t *written, uint32_t x)
+{
+    const bc_reg *g = &p->k->regs[x];
+    if (written[x] || (g->init != BC_INIT_CONST && g->init != BC_INIT_PARAM))
+        return false;
+    unsigned es = ty_scalar_size(g->type.s);
+    const uint8_t *src;
+    if (g->init == BC_INIT_CONST) {
+        src = p->m->consts + g->arg;
+    } else {
+        if (p->k->regs[p->k->params[g->arg].reg].type.n == 1)
+            return true;   /* a scalar parameter, broadcast */
+        src = p->args[g->arg].data;
+    }
+    for (unsigned r = 1; r < g->type.n; r++)
+        if (memcmp(src + (size_t)r * es, src, es))
+            return false;
+    return true;
+}
+
 /* Finds the instructions and marks the registers the code writes. */
 static bool scan(vm_prog *p, uint8_t *written, vm_trap *t)
 {
@@ -401,9 +427,7 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     I->j = o.j;
     switch (base) {
     case BCB_SHL: case BCB_SHR:
-        /* b the same in every lane: a constant or an unwritten parameter */
-        I->imm = !written[o.b] && (k->regs[o.b].init == BC_INIT_CONST ||
-                                   k->regs[o.b].init == BC_INIT_PARAM);
+        I->imm = one_count(p, written, o.b);
         break;
     case BCB_EQ: case BCB_NE: case BCB_LT: case BCB_LE: case BCB_GT:
     case BCB_GE: case BCB_LAND: case BCB_LOR: case BCB_LNOT:

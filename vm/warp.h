@@ -89,7 +89,7 @@ typedef struct {
     uint64_t stride;       /* memory ops, PADD: bytes per index step */
     uint64_t imm;          /* SWZ/SWW indices; comparison true value; SELECT
                               deciding bits; work-item dimension; AS types;
-                              SHL/SHR: count uniform; IF: j is an ELSE */
+                              SHL/SHR: one count for every lane and component; IF: j is an ELSE */
     cv_fn cv;              /* CVT */
     vm_widen widen;        /* memory ops, PADD: the index loader */
 } vm_ins;
