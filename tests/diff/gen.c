@@ -153,6 +153,22 @@ static unsigned int_of_size(unsigned size, bool sgn)
     }
 }
 
+/* Two draws in one expression would be made in an order the compiler
+ * picks (gcc and clang differ): every draw here is a statement of its own,
+ * so a seed gives the same kernels whatever compiled the generator. */
+static ty_t rand_type(gen *g)
+{
+    unsigned s = value_scalars[rnd(g, NVALUE)];
+    return mkty(s, pick_width(g));
+}
+
+/* A scalar integer type of random size and signedness. */
+static ty_t rand_int_scalar(gen *g)
+{
+    unsigned size = 1u << rnd(g, 4);
+    return mkty(int_of_size(size, rnd(g, 2)), 1);
+}
+
 static uint64_t umask(unsigned s) { return ssize(s) == 8 ? ~0ull : (1ull << 8 * ssize(s)) - 1; }
 static uint64_t smin_bits(unsigned s) { return 1ull << (8 * ssize(s) - 1); }
 
@@ -334,7 +350,8 @@ static void draw_vals(gen *g, ty_t t, unsigned fl, uint64_t *v)
             i++;
         if (i < t.n)
             break;
-        v[1 + rnd(g, t.n - 1u)] = fix(t.s, fl, rand_bits(&g->rng, t.s));
+        unsigned c = 1 + rnd(g, t.n - 1u);
+        v[c] = fix(t.s, fl, rand_bits(&g->rng, t.s));
     }
 }
 
@@ -791,8 +808,7 @@ static ex compare(gen *g, ty_t t, int d)
 
 static ex choose(gen *g, ty_t t, int d)
 {
-    ty_t ct = t.n == 1 ? mkty(int_of_size(1u << rnd(g, 4), rnd(g, 2)), 1)
-                       : mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
+    ty_t ct = t.n == 1 ? rand_int_scalar(g) : mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
     ex c = gen_expr(g, ct, d - 1), a = gen_expr(g, t, d - 1), b = gen_expr(g, t, d - 1);
     if (rnd(g, 2))
         return narrow_cl(g, t, (ex){kstr(g, "((%s) ? (%s) : (%s))", c.cl, a.cl, b.cl),
@@ -872,7 +888,6 @@ static dt_stmt *stmt(gen *g, enum dt_kind kind, char *cl, char *ir)
     return s;
 }
 
-static ty_t rand_type(gen *g) { return mkty(value_scalars[rnd(g, NVALUE)], pick_width(g)); }
 
 /* A NaN result's bits are not defined: a floating register gets one NaN
  * after every assignment, so as_T of it is defined. */
@@ -953,7 +968,11 @@ static dt_stmt *store_at(gen *g, ty_t t, int b, unsigned at, ex e)
 static dt_stmt *store(gen *g)
 {
     bool half = rnd(g, 4) == 0;
-    ty_t t = half ? mkty(rnd(g, 3) ? TY_FLOAT : TY_DOUBLE, pick_width(g)) : rand_type(g);
+    ty_t t = rand_type(g);
+    if (half) {
+        unsigned s = rnd(g, 3) ? TY_FLOAT : TY_DOUBLE;
+        t = mkty(s, pick_width(g));
+    }
     bool aligned = half && t.n > 1 && rnd(g, 2);
     unsigned stride = aligned && t.n == 3 ? 4 : t.n;
     int b = buf_of(half ? TY_HALF : t.s);
@@ -1031,7 +1050,7 @@ static ex cond(gen *g)
         const char *op = ops[rnd(g, 6)];
         return (ex){kstr(g, "(%s) %s (%s)", a.cl, op, b.cl), kstr(g, "(%s) %s (%s)", a.ir, op, b.ir)};
     }
-    return gen_expr(g, mkty(int_of_size(1u << rnd(g, 4), rnd(g, 2)), 1), 2);
+    return gen_expr(g, rand_int_scalar(g), 2);
 }
 
 static int gen_block(gen *g, dt_stmt **out, int max, int depth, bool in_loop);
