@@ -8,6 +8,10 @@ COUNT ?= 1000
 DIFF_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
                   $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
 DIFF_SRC := tests/diff/difftest.c tests/diff/gen.c
+# The OpenCL implementation compared against: PoCL, pinned through the ICD
+# loader so that no other installed platform is picked up first. Where
+# this file is not, the loader's own choice stands (DIFF_ICD= unpins).
+DIFF_ICD ?= $(wildcard /usr/lib/x86_64-linux-gnu/libpocl.so.2)
 
 $(BUILD)/diff/difftest: $(DIFF_SRC) tests/diff/gen.h $(LIB)
 	@mkdir -p $(dir $@)
@@ -15,7 +19,7 @@ $(BUILD)/diff/difftest: $(DIFF_SRC) tests/diff/gen.h $(LIB)
 
 ifeq ($(DIFF_HAVE_CL),yes)
 difftest: $(BUILD)/diff/difftest
-	$(BUILD)/diff/difftest --seed $(SEED) --count $(COUNT) --out $(BUILD)/difftest
+	$(if $(DIFF_ICD),OCL_ICD_VENDORS=$(DIFF_ICD) )$(BUILD)/diff/difftest --seed $(SEED) --count $(COUNT) --out $(BUILD)/difftest
 else
 difftest:
 	@echo "difftest: no OpenCL headers (ocl-icd-opencl-dev): every kernel skipped"

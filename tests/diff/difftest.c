@@ -1,8 +1,9 @@
 /* Differential testing of clvm against an OpenCL implementation (PoCL).
  *
- *   difftest [--seed N] [--count M] [--batch B] [--out DIR] [--show K]
+ *   difftest [--seed N] [--first F] [--count M] [--batch B] [--out DIR] [--show K]
  *
- * Generates kernels SEED:0 .. SEED:M-1 (tests/diff/gen.c), runs the OpenCL
+ * Generates kernels SEED:F .. SEED:F+M-1 (tests/diff/gen.c; F is 0 unless
+ * given, so --first I --count 1 reruns kernel I alone), runs the OpenCL
  * C of each on the first OpenCL device and the IR on clvm, and compares
  * the output buffers bit for bit (NaNs: any NaN equals any other, see
  * docs/difftest.md). A mismatch is shrunk and written to DIR/NAME/ with
@@ -22,6 +23,7 @@
 
 #include "asm/asm.h"
 #include "tests/diff/gen.h"
+#include "tools/value.h"
 #include "vm/vm.h"
 
 static const char cl_prologue[] =
@@ -81,8 +83,10 @@ static bool cl_init(void)
 
 /* ---- running on clvm ---- */
 
-/* Runs the IR; 0, or -1 with why in msg. */
-static int run_clvm(const char *ir, const dt_kernel *k, outs *o, char *msg, size_t msglen)
+/* Runs the IR, whose value parameters are those of pmask
+ * (dt_params_used); 0, or -1 with why in msg. */
+static int run_clvm(const char *ir, const dt_kernel *k, uint32_t pmask, outs *o, char *msg,
+                    size_t msglen)
 {
     char *diag = NULL;
     size_t dlen = 0;
@@ -96,12 +100,16 @@ static int run_clvm(const char *ir, const dt_kernel *k, outs *o, char *msg, size
         return -1;
     }
     free(diag);
-    vm_arg args[2 * DT_NBUF];
+    vm_arg args[2 * DT_NBUF + DT_MAXPARAM];
     for (int b = 0; b < DT_NBUF; b++) {
         args[b] = (vm_arg){k->in[b], in_bytes(b)};
         memset(o->b[b], 0, out_bytes(b));
         args[DT_NBUF + b] = (vm_arg){o->b[b], out_bytes(b)};
     }
+    int na = 2 * DT_NBUF;
+    for (int i = 0; i < k->nparam; i++) /* a value: its bytes, ty_sizeof */
+        if (pmask >> i & 1)
+            args[na++] = (vm_arg){k->param[i].bytes, k->param[i].size};
     vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .threads = 1};
     vm_trap trap;
     int r = vm_run(&m, 0, args, &nd, &trap);
@@ -118,6 +126,7 @@ static int run_clvm(const char *ir, const dt_kernel *k, outs *o, char *msg, size
 typedef struct {
     const char *name;
     const dt_kernel *k;
+    uint32_t pmask;      /* the value parameters the source has */
     outs *o;
     int status;          /* 0 ran, -1 failed (msg) */
     char msg[512];
@@ -180,6 +189,13 @@ static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
             else if ((err = clSetKernelArg(kern[i], (cl_uint)b, sizeof(cl_mem), &mem[i][b])))
                 job_fail(j, "clSetKernelArg", err);
         }
+        cl_uint arg = 2 * DT_NBUF;
+        for (int q = 0; q < j->k->nparam && !j->status; q++)
+            if (j->pmask >> q & 1) {
+                const dt_param *pa = &j->k->param[q];
+                if ((err = clSetKernelArg(kern[i], arg++, pa->size, pa->bytes)))
+                    job_fail(j, "clSetKernelArg (value)", err);
+            }
         size_t global = DT_ITEMS, local = 1;
         if (!j->status &&
             (err = clEnqueueNDRangeKernel(queue, kern[i], 1, NULL, &global, &local, 0, NULL, NULL)))
@@ -226,6 +242,24 @@ static uint64_t elem(const uint8_t *p, int b, size_t i)
     return v;
 }
 
+static int buf_of_scalar(unsigned s)
+{
+    for (int b = 0; b < DT_NBUF; b++)
+        if (dt_buf_scalar[b] == s)
+            return b;
+    return 0;
+}
+
+/* Component c of a value parameter (little-endian bytes). */
+static uint64_t param_elem(const dt_param *p, unsigned c)
+{
+    size_t es = ty_scalar_size((enum ty_scalar)p->type.s);
+    uint64_t v = 0;
+    for (size_t i = es; i-- > 0;)
+        v = v << 8 | p->bytes[c * es + i];
+    return v;
+}
+
 static bool same_elem(int b, uint64_t x, uint64_t y)
 {
     return x == y || (is_nan(b, x) && is_nan(b, y));
@@ -256,6 +290,7 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
     cl_job *jobs = xcalloc((size_t)nc * sizeof *jobs);
     outs *po = xcalloc((size_t)nc * sizeof *po);
     char (*names)[32] = xcalloc((size_t)nc * sizeof *names);
+    uint32_t *pmask = xcalloc((size_t)nc * sizeof *pmask);
     char saved[32];
     memcpy(saved, k->name, sizeof saved);
     bool *keep = xcalloc((size_t)k->nstmt);
@@ -268,8 +303,9 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
         snprintf(k->name, sizeof k->name, "%s", names[c]);
         srcs[c] = dt_render_cl(k);
         irs[c] = dt_render_ir(k);
+        pmask[c] = dt_params_used(k);
         outs_alloc(&po[c]);
-        jobs[c] = (cl_job){.name = names[c], .k = k, .o = &po[c]};
+        jobs[c] = (cl_job){.name = names[c], .k = k, .pmask = pmask[c], .o = &po[c]};
     }
     memcpy(k->name, saved, sizeof saved);
     for (int s = 0; s < k->nstmt; s++)
@@ -283,7 +319,8 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
     for (int c = 0; c < nc; c++) {
         int fb;
         size_t fi;
-        result[c] = built && !jobs[c].status && !run_clvm(irs[c], k, &vo, msg, sizeof msg) &&
+        result[c] = built && !jobs[c].status &&
+                    !run_clvm(irs[c], k, pmask[c], &vo, msg, sizeof msg) &&
                     differ(&po[c], &vo, &fb, &fi);
         free(srcs[c]);
         free(irs[c]);
@@ -292,6 +329,7 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
     outs_free(&vo);
     free(keep);
     free(names);
+    free(pmask);
     free(srcs);
     free(irs);
     free(jobs);
@@ -405,9 +443,11 @@ static void report(dt_kernel *k, const char *outdir)
     outs po, vo;
     outs_alloc(&po);
     outs_alloc(&vo);
-    cl_job job = {.name = k->name, .k = k, .o = &po};
+    uint32_t pmask = dt_params_used(k);
+    cl_job job = {.name = k->name, .k = k, .pmask = pmask, .o = &po};
     char *log = NULL;
-    bool ok = run_cl(&cl, &job, 1, &log) && !job.status && !run_clvm(ir, k, &vo, msg, sizeof msg);
+    bool ok = run_cl(&cl, &job, 1, &log) && !job.status &&
+              !run_clvm(ir, k, pmask, &vo, msg, sizeof msg);
     free(log);
     char path[1100];
     snprintf(path, sizeof path, "%s/report.txt", dir);
@@ -429,6 +469,16 @@ static void report(dt_kernel *k, const char *outdir)
                      e % 6 ? "  " : "", dt_buf_suffix[b], DT_NIN, e, (int)elsize(b) * 2,
                      elem(k->in[b], b, w * DT_NIN + e), e % 6 == 5 ? "\n" : "");
         }
+        for (int i = 0; i < k->nparam; i++)
+            if (pmask >> i & 1) {
+                const dt_param *pa = &k->param[i];
+                char tb[TY_NAME_MAX];
+                both(stdout, rf, "p%d (%s, every work-item) =", i, ty_name(pa->type, tb));
+                for (unsigned c = 0; c < pa->type.n; c++)
+                    both(stdout, rf, " 0x%0*" PRIx64, (int)ty_scalar_size(pa->type.s) * 2,
+                         param_elem(pa, c));
+                both(stdout, rf, "\n");
+            }
         both(stdout, rf, "--- outputs of work-item %zu that differ (OpenCL | clvm)\n", w);
         for (int b = 0; b < DT_NBUF; b++)
             for (size_t e = 0; e < DT_NOUT; e++) {
@@ -450,10 +500,25 @@ static void report(dt_kernel *k, const char *outdir)
     }
     for (int b = 0; b < DT_NBUF; b++)
         both(stdout, rf, " --arg o_%s=zeros:%zu", dt_buf_suffix[b], out_bytes(b));
+    bool payload = false;
+    for (int i = 0; i < k->nparam; i++)
+        if (pmask >> i & 1) {
+            const dt_param *pa = &k->param[i];
+            uint64_t bits[16];
+            char text[VAL_TEXT_MAX];
+            for (unsigned c = 0; c < pa->type.n; c++) {
+                bits[c] = param_elem(pa, c);
+                payload |= is_nan(buf_of_scalar(pa->type.s), bits[c]) &&
+                           bits[c] != (pa->type.s == TY_FLOAT ? 0x7fc00000u : 0x7ff8000000000000u);
+            }
+            both(stdout, rf, " --arg 'p%d=%s'", i, val_format(pa->type, bits, 0, text));
+        }
     for (int b = 0; b < DT_NBUF; b++)
         if (param_used(cl, 'o', b))
             both(stdout, rf, " --print o_%s:hex", dt_buf_suffix[b]);
-    both(stdout, rf, "\n====\n");
+    both(stdout, rf, "\n%s====\n",
+         payload ? "(a NaN parameter's sign and payload are the bits above; --arg gives "
+                   "the quiet NaN)\n" : "");
     if (rf)
         fclose(rf);
     char name[64];
@@ -486,16 +551,19 @@ static uint64_t num(const char *s, const char *what)
 
 int main(int argc, char **argv)
 {
-    uint64_t seed = 1, count = 100, batch = 40, show = 5;
+    uint64_t seed = 1, start = 0, count = 100, batch = 40, show = 5;
     const char *outdir = "build/difftest";
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
-            fprintf(stderr, "usage: difftest [--seed N] [--count M] [--batch B] [--out DIR] [--show K]\n");
+            fprintf(stderr, "usage: difftest [--seed N] [--first F] [--count M] [--batch B] "
+                    "[--out DIR] [--show K]\n");
             return 2;
         }
         if (!strcmp(a, "--seed"))
             seed = num(v, "seed");
+        else if (!strcmp(a, "--first"))
+            start = num(v, "first");
         else if (!strcmp(a, "--count"))
             count = num(v, "count");
         else if (!strcmp(a, "--batch"))
@@ -529,9 +597,10 @@ int main(int argc, char **argv)
     for (uint64_t first = 0; first < count; first += batch) {
         int n = (int)(count - first < batch ? count - first : batch);
         for (int i = 0; i < n; i++) {
-            dt_generate(&ks[i], seed, first + (uint64_t)i);
+            dt_generate(&ks[i], seed, start + first + (uint64_t)i);
             srcs[i] = dt_render_cl(&ks[i]);
-            jobs[i] = (cl_job){.name = ks[i].name, .k = &ks[i], .o = &po[i]};
+            jobs[i] = (cl_job){.name = ks[i].name, .k = &ks[i], .pmask = dt_params_used(&ks[i]),
+                               .o = &po[i]};
         }
         char *log = NULL;
         if (!run_cl(srcs, jobs, n, &log)) {
@@ -557,7 +626,7 @@ int main(int argc, char **argv)
                 failed++;
                 printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, jobs[i].msg,
                        cl_prologue, srcs[i]);
-            } else if (run_clvm(ir, k, &vo, msg, sizeof msg)) {
+            } else if (run_clvm(ir, k, jobs[i].pmask, &vo, msg, sizeof msg)) {
                 failed++;
                 printf("FAIL %s (seed %" PRIu64 "): %s\n%s", k->name, seed, msg, ir);
             } else if (differ(&po[i], &vo, &fb, &fi)) {

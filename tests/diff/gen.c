@@ -36,7 +36,21 @@ typedef struct {
     int nout[DT_NBUF];
     int active[8], nactive;   /* loop counters of the enclosing loops */
     int budget;               /* statements left to generate */
+    size_t pbytes;            /* the value parameters' bytes so far */
+    bool apply;               /* an apply statement's operands: half special */
+    int nolit;                /* > 0: no literal operands (PoCL, see convert) */
 } gen;
+
+/* What every component of a special operand (a literal, a constant or a
+ * parameter, drawn by the generator) satisfies, so that it can stand
+ * where other operands are masked: LF_LOW components are at most LF_HIGH
+ * ones (a clamp's bounds). Floating components are unconstrained. */
+enum {
+    LF_NONZERO = 1, /* no zero: a divisor */
+    LF_NOMIN = 2,   /* signed: no MIN (a dividend, abs) */
+    LF_LOW = 4,     /* unsigned: top bit clear; signed: negative */
+    LF_HIGH = 8,    /* unsigned: top bit set; signed: not negative */
+};
 
 /* ---- allocation: everything of a kernel lives in its pool ---- */
 
@@ -137,6 +151,22 @@ static unsigned int_of_size(unsigned size, bool sgn)
     case 4: return sgn ? TY_INT : TY_UINT;
     default: return sgn ? TY_LONG : TY_ULONG;
     }
+}
+
+/* Two draws in one expression would be made in an order the compiler
+ * picks (gcc and clang differ): every draw here is a statement of its own,
+ * so a seed gives the same kernels whatever compiled the generator. */
+static ty_t rand_type(gen *g)
+{
+    unsigned s = value_scalars[rnd(g, NVALUE)];
+    return mkty(s, pick_width(g));
+}
+
+/* A scalar integer type of random size and signedness. */
+static ty_t rand_int_scalar(gen *g)
+{
+    unsigned size = 1u << rnd(g, 4);
+    return mkty(int_of_size(size, rnd(g, 2)), 1);
 }
 
 static uint64_t umask(unsigned s) { return ssize(s) == 8 ? ~0ull : (1ull << 8 * ssize(s)) - 1; }
@@ -283,28 +313,147 @@ static void add_decl(gen *g, char *name, char *cl, char *ir)
     k->ndecl++;
 }
 
-static ex new_const(gen *g, ty_t t)
+/* A component satisfying fl (see LF_*). */
+static uint64_t fix(unsigned s, unsigned fl, uint64_t v)
 {
-    if (g->k->ndecl >= MAXDECL - 1)
-        return (ex){NULL, NULL};
-    char *name = kstr(g, "k%d", g->nconst++);
+    if (!is_int(s))
+        return v;
+    uint64_t top = smin_bits(s);
+    v &= umask(s);
+    if (fl & LF_LOW)
+        v = is_signed(s) ? v | top : v & ~top;
+    if (fl & LF_HIGH)
+        v = is_signed(s) ? v & ~top : v | top;
+    if ((fl & LF_NOMIN) && is_signed(s) && v == top)
+        v = top + 1;
+    if ((fl & LF_NONZERO) && v == 0)
+        v = 1;
+    return v;
+}
+
+/* The components of a special operand: drawn like the inputs, or (for
+ * integers, a third of the time) a progression such as 0, 1, 2, 3 (shift
+ * counts); a vector's components are never all equal, so that an
+ * operation that reads one component for all of them shows. */
+static void draw_vals(gen *g, ty_t t, unsigned fl, uint64_t *v)
+{
+    bool seq = is_int(t.s) && t.n > 1 && rnd(g, 3) == 0;
+    uint64_t base = rnd(g, 2) ? 0 : rand_bits(&g->rng, t.s);
+    uint64_t step = 1 + rnd(g, 3);
+    if (rnd(g, 3) == 0)
+        step = -step;
+    for (unsigned i = 0; i < t.n; i++)
+        v[i] = fix(t.s, fl, seq ? base + i * step : rand_bits(&g->rng, t.s));
+    for (int tries = 0; t.n > 1 && tries < 32; tries++) {
+        unsigned i = 1;
+        while (i < t.n && v[i] == v[0])
+            i++;
+        if (i < t.n)
+            break;
+        unsigned c = 1 + rnd(g, t.n - 1u);
+        v[c] = fix(t.s, fl, rand_bits(&g->rng, t.s));
+    }
+}
+
+/* The text of a value of type t in both languages: cast scalars, vector
+ * literals (T)(a, b, ...). */
+static ex value_text(gen *g, ty_t t, const uint64_t *v)
+{
     char *cl = "", *ir = "";
     for (unsigned i = 0; i < t.n; i++) {
-        uint64_t v = rand_bits(&g->rng, t.s);
-        ex e = ty_is_float((enum ty_scalar)t.s) ? flit_bits(g, t.s, v) : ilit(g, t.s, v);
+        ex e = ty_is_float((enum ty_scalar)t.s) ? flit_bits(g, t.s, v[i]) : ilit(g, t.s, v[i]);
         cl = kstr(g, "%s%s%s", cl, i ? ", " : "", e.cl);
         ir = kstr(g, "%s%s%s", ir, i ? ", " : "", e.ir);
     }
     const char *T = tn(g, t);
-    if (t.n > 1) {
-        cl = kstr(g, "(%s)(%s)", T, cl);
-        ir = kstr(g, "(%s)(%s)", T, ir);
-    }
+    if (t.n > 1)
+        return (ex){kstr(g, "(%s)(%s)", T, cl), kstr(g, "(%s)(%s)", T, ir)};
+    if (is_int(t.s)) /* an IR literal takes the type it meets: cast it */
+        ir = kstr(g, "(%s)%s", T, ir);
+    return (ex){cl, ir};
+}
+
+static ex new_const(gen *g, ty_t t, unsigned fl)
+{
+    if (g->k->ndecl >= MAXDECL - 1)
+        return (ex){NULL, NULL};
+    char *name = kstr(g, "k%d", g->nconst++);
+    uint64_t v[16];
+    draw_vals(g, t, fl, v);
+    ex e = value_text(g, t, v);
+    const char *T = tn(g, t);
     /* volatile: PoCL 3.1 crashes on convert_T_sat_rte of a constant
      * float (docs/difftest.md); clvm still sees a constant. */
-    add_decl(g, name, kstr(g, "volatile const %s %s = %s;", T, name, cl),
-             kstr(g, "const %s %s = %s", T, name, ir));
+    add_decl(g, name, kstr(g, "volatile const %s %s = %s;", T, name, e.cl),
+             kstr(g, "const %s %s = %s", T, name, e.ir));
     return (ex){name, name};
+}
+
+/* A literal operand written where it is used: (uint4)(0, 1, 2, 3) in
+ * both languages. */
+static ex literal(gen *g, ty_t t, unsigned fl)
+{
+    if (g->nolit)
+        return (ex){NULL, NULL};
+    uint64_t v[16];
+    draw_vals(g, t, fl, v);
+    ex e = value_text(g, t, v);
+    return (ex){kstr(g, "(%s)", e.cl), kstr(g, "(%s)", e.ir)};
+}
+
+/* A by-value kernel parameter of type t whose components satisfy fl: one
+ * the kernel has (usually), or a new one with its own random value. */
+static ex param(gen *g, ty_t t, unsigned fl)
+{
+    dt_kernel *k = g->k;
+    int match[DT_MAXPARAM], nm = 0;
+    for (int i = 0; i < k->nparam; i++)
+        if (ty_eq(k->param[i].type, t) && (k->param[i].flags & fl) == fl)
+            match[nm++] = i;
+    size_t size = ty_sizeof(t);
+    bool room = k->nparam < DT_MAXPARAM && g->pbytes + size <= DT_PARAM_BYTES;
+    int i;
+    if (nm && (!room || rnd(g, 3)))
+        i = match[rnd(g, (unsigned)nm)];
+    else if (room) {
+        i = k->nparam++;
+        dt_param *p = &k->param[i];
+        uint64_t v[16];
+        draw_vals(g, t, fl, v);
+        p->type = t;
+        p->flags = fl;
+        p->size = size;
+        p->bytes = kalloc(k, size);
+        unsigned es = ssize(t.s);
+        for (unsigned c = 0; c < size / es; c++) {
+            /* a 3-vector's fourth lane is padding: random, unused */
+            uint64_t x = c < t.n ? v[c] : mix(&g->rng);
+            for (unsigned b = 0; b < es; b++)
+                p->bytes[c * es + b] = (uint8_t)(x >> 8 * b);
+        }
+        g->pbytes += size;
+    } else
+        return (ex){NULL, NULL};
+    char *name = kstr(g, "p%d", i);
+    return (ex){name, name};
+}
+
+/* A special operand: a literal, a parameter or a constant register, the
+ * same in every work-item and (vectors) different in every component.
+ * NULL when none can be had. */
+static ex special(gen *g, ty_t t, unsigned fl)
+{
+    ex e = {NULL, NULL};
+    unsigned r = rnd(g, 5);
+    if (r < 2)
+        e = literal(g, t, fl);
+    else if (r < 4)
+        e = param(g, t, fl);
+    if (!e.cl)
+        e = param(g, t, fl);
+    if (!e.cl)
+        e = new_const(g, t, fl);
+    return e;
 }
 
 /* ---- leaves: registers, constants, loads ---- */
@@ -329,19 +478,27 @@ static ex load(gen *g, ty_t t)
                         rnd(g, DT_NIN / t.n), p));
 }
 
+/* A leaf: a register, a loop counter, a special operand (see special;
+ * a third of the leaves, half of an apply statement's operands) or a
+ * load. */
 static ex leaf(gen *g, ty_t t)
 {
     int match[MAXVAR], nm = 0;
     for (int v = 0; v < g->nvar; v++)
         if (ty_eq(g->vt[v], t))
             match[nm++] = v;
-    unsigned r = rnd(g, 10);
-    if (t.s == TY_UINT && t.n == 1 && g->nactive && r == 0)
+    if (t.s == TY_UINT && t.n == 1 && g->nactive && rnd(g, 10) == 0)
         return same(g, kstr(g, "i%d", g->active[rnd(g, (unsigned)g->nactive)]));
-    if (nm && r < 5)
+    if (g->apply ? rnd(g, 2) == 0 : rnd(g, 3) == 0) {
+        ex e = special(g, t, 0);
+        if (e.cl)
+            return e;
+    }
+    unsigned r = rnd(g, 10);
+    if (nm && r < (g->apply ? 7u : 6u))
         return same(g, kstr(g, "v%d", match[rnd(g, (unsigned)nm)]));
-    if (r < 7) {
-        ex c = new_const(g, t);
+    if (r < 7 && !g->apply) {
+        ex c = new_const(g, t, 0);
         if (c.cl)
             return c;
     }
@@ -385,20 +542,59 @@ static ex as_uint_cl(gen *g, ty_t t, ex e)
     return e;
 }
 
+/* An operand of type t (an expression of depth below d) of an operation
+ * that needs its components to satisfy fl: sometimes (in an apply
+ * statement half the time) a special operand drawn so, and *ok is set;
+ * otherwise an expression the caller masks (*ok is set only for fl 0). */
+static ex opnd(gen *g, ty_t t, int d, unsigned fl, bool *ok)
+{
+    if (fl && rnd(g, g->apply ? 2 : 4) == 0) {
+        ex e = special(g, t, fl);
+        if (e.cl) {
+            *ok = true;
+            return e;
+        }
+    }
+    *ok = fl == 0;
+    return gen_expr(g, t, d - 1);
+}
+
+/* The operands a and b of a binary operation on t (depths da and db,
+ * requirements fla and flb as for opnd). When t is a vector and bc
+ * allows it (1: a, 2: b, 3: either), one of them may be a scalar special
+ * operand of t's element type, which both languages widen to t. */
+static void operands(gen *g, ty_t t, int da, int db, unsigned bc, unsigned fla,
+                     unsigned flb, ex *a, bool *oka, ex *b, bool *okb)
+{
+    unsigned side = 0;
+    if (t.n > 1 && bc && rnd(g, g->apply ? 3 : 10) == 0)
+        side = bc == 3 ? 1 + rnd(g, 2) : bc;
+    ex sc = side ? special(g, mkty(t.s, 1), side == 1 ? fla : flb) : (ex){NULL, NULL};
+    if (side == 1 && sc.cl)
+        *a = sc, *oka = true;
+    else
+        *a = opnd(g, t, da, fla, oka);
+    if (side == 2 && sc.cl)
+        *b = sc, *okb = true;
+    else
+        *b = opnd(g, t, db, flb, okb);
+}
+
 static ex int_arith(gen *g, ty_t t, int d)
 {
-    bool sg = is_signed(t.s);
+    bool sg = is_signed(t.s), oka, okb;
     static const char *const uops[] = {"+", "-", "*", "&", "|", "^", "<<", ">>", "/", "%",
                                        "neg", "~", "min", "max", "clamp", "abs"};
     static const char *const sops[] = {"&", "|", "^", ">>", "/", "%", "~", "min", "max",
                                        "clamp", "abs"};
     const char *op = sg ? sops[rnd(g, sizeof sops / sizeof *sops)]
                         : uops[rnd(g, sizeof uops / sizeof *uops)];
+    ex a, b;
     if (!strcmp(op, "abs")) {
         /* abs gives the unsigned type: for a signed t, as_T of it */
         unsigned src = int_of_size(ssize(t.s), rnd(g, 3) != 0);
-        ex a = gen_expr(g, mkty(src, t.n), d - 1);
-        if (is_signed(src)) /* PoCL 3.1 miscompiles abs(MIN) (docs/difftest.md) */
+        a = opnd(g, mkty(src, t.n), d, is_signed(src) ? LF_NOMIN : 0, &oka);
+        if (!oka) /* PoCL 3.1 miscompiles abs(MIN) (docs/difftest.md) */
             a = call(g, "max", 2, (ex[]){a, ilit(g, src, smin_bits(src) + 1)});
         ex r = call(g, "abs", 1, &a);
         if (sg) {
@@ -407,41 +603,69 @@ static ex int_arith(gen *g, ty_t t, int d)
         }
         return r;
     }
-    ex a = gen_expr(g, t, d - 1);
     if (!strcmp(op, "neg") || !strcmp(op, "~")) {
+        a = gen_expr(g, t, d - 1);
         const char *o = op[0] == 'n' ? "-" : "~";
         ex r = {kstr(g, "(%s%s)", o, as_uint_cl(g, t, a).cl), kstr(g, "(%s(%s))", o, a.ir)};
         return narrow_cl(g, t, r);
     }
-    if (!strcmp(op, "min") || !strcmp(op, "max")) {
-        ex b[2] = {a, gen_expr(g, t, d - 1)};
-        return call(g, op, 2, b);
+    if (!strcmp(op, "min") || !strcmp(op, "max")) { /* min(gentype, sgentype) too */
+        operands(g, t, d, d, 2, 0, 0, &a, &oka, &b, &okb);
+        return call(g, op, 2, (ex[]){a, b});
     }
     if (!strcmp(op, "clamp")) { /* lo <= hi, or the result is undefined */
+        ex x = gen_expr(g, t, d - 1), lo, hi;
+        switch (rnd(g, 4)) {
+        case 1: { /* special bounds: every LF_LOW value is below every LF_HIGH */
+            ty_t bt = t.n > 1 && rnd(g, g->apply ? 3 : 6) == 0 ? mkty(t.s, 1) : t;
+            lo = special(g, bt, LF_LOW);
+            hi = special(g, bt, LF_HIGH);
+            if (lo.cl && hi.cl)
+                return call(g, "clamp", 3, (ex[]){x, lo, hi});
+            break;
+        }
+        case 2: /* a special lo; hi = max(leaf, lo) */
+            lo = special(g, t, 0);
+            if (lo.cl)
+                return call(g, "clamp", 3, (ex[]){x, lo, call(g, "max", 2, (ex[]){leaf(g, t), lo})});
+            break;
+        case 3: /* a special hi; lo = min(leaf, hi) */
+            hi = special(g, t, 0);
+            if (hi.cl)
+                return call(g, "clamp", 3, (ex[]){x, call(g, "min", 2, (ex[]){leaf(g, t), hi}), hi});
+            break;
+        }
         ex l1 = leaf(g, t), l2 = leaf(g, t);
-        ex x[3] = {a, call(g, "min", 2, (ex[]){l1, l2}), call(g, "max", 2, (ex[]){l1, l2})};
-        return call(g, "clamp", 3, x);
+        return call(g, "clamp", 3,
+                    (ex[]){x, call(g, "min", 2, (ex[]){l1, l2}), call(g, "max", 2, (ex[]){l1, l2})});
     }
     if (!strcmp(op, "/") || !strcmp(op, "%")) {
-        ex dv = leaf(g, t), one = vlit(g, t, 1), zero = vlit(g, t, 0);
-        if (sg) { /* no zero divisor, no MIN / -1 */
-            dv = (ex){kstr(g, "(%s == %s ? %s : %s)", dv.cl, zero.cl, one.cl, dv.cl),
-                      kstr(g, "(%s == 0 ? 1 : %s)", dv.ir, dv.ir)};
-            ex mn = ilit(g, t.s, smin_bits(t.s) + 1);
-            a = call(g, "max", 2, (ex[]){a, mn});
-        } else {
-            dv = call(g, "max", 2, (ex[]){dv, ilit(g, t.s, 1)});
+        /* no zero divisor, no MIN / -1: a special operand drawn so is
+         * used as it is; any other is masked (the divisor is a leaf) */
+        operands(g, t, d, 1, 3, sg ? LF_NOMIN : 0, LF_NONZERO, &a, &oka, &b, &okb);
+        if (!okb && sg) {
+            ex one = vlit(g, t, 1), zero = vlit(g, t, 0);
+            b = (ex){kstr(g, "(%s == %s ? %s : %s)", b.cl, zero.cl, one.cl, b.cl),
+                     kstr(g, "(%s == 0 ? 1 : %s)", b.ir, b.ir)};
+        } else if (!okb) {
+            b = call(g, "max", 2, (ex[]){b, ilit(g, t.s, 1)});
         }
-        return narrow_cl(g, t, bin(g, a, op, dv));
+        if (!oka)
+            a = call(g, "max", 2, (ex[]){a, ilit(g, t.s, smin_bits(t.s) + 1)});
+        return narrow_cl(g, t, bin(g, a, op, b));
     }
-    ex b = gen_expr(g, t, d - 1);
-    if (op[0] == '<' || op[0] == '>') { /* count below the width: OpenCL
-                                           masks by the promoted width */
-        b = bin(g, b, "&", ilit(g, t.s, 8 * ssize(t.s) - 1));
+    if (op[0] == '<' || op[0] == '>') {
+        /* OpenCL C masks the count by the width (vectors, int, long) and
+         * by int's width for a promoted char or short: those are masked
+         * to their own width here, the others now and then */
+        operands(g, t, d, d, 2, 0, 0, &a, &oka, &b, &okb);
+        if (promotes(t) || rnd(g, 4) == 0)
+            b = bin(g, b, "&", ilit(g, t.s, 8 * ssize(t.s) - 1));
         if (op[0] == '<')
             a = as_uint_cl(g, t, a);
         return narrow_cl(g, t, bin(g, a, op, b));
     }
+    operands(g, t, d, d, 3, 0, 0, &a, &oka, &b, &okb);
     if (op[0] == '+' || op[0] == '-' || op[0] == '*')
         return narrow_cl(g, t, bin(g, as_uint_cl(g, t, a), op, as_uint_cl(g, t, b)));
     return narrow_cl(g, t, bin(g, a, op, b));
@@ -449,21 +673,32 @@ static ex int_arith(gen *g, ty_t t, int d)
 
 static ex float_arith(gen *g, ty_t t, int d)
 {
-    ex a = gen_expr(g, t, d - 1);
-    switch (rnd(g, 10)) {
-    case 0: return bin(g, a, "+", gen_expr(g, t, d - 1));
-    case 1: return bin(g, a, "-", gen_expr(g, t, d - 1));
-    case 2: return bin(g, a, "*", gen_expr(g, t, d - 1));
-    case 3: return bin(g, a, "/", gen_expr(g, t, d - 1));
-    case 4: return call(g, "fma", 3, (ex[]){a, gen_expr(g, t, d - 1), gen_expr(g, t, d - 1)});
-    case 5: return (ex){kstr(g, "(-%s)", a.cl), kstr(g, "(-(%s))", a.ir)};
-    case 6: return call(g, "fabs", 1, &a);
-    case 7: case 8: { /* the sign of a zero result is not pinned: + 0 makes it + */
-        ex m = call(g, rnd(g, 2) ? "fmin" : "fmax", 2, (ex[]){a, gen_expr(g, t, d - 1)});
+    static const char *const ops[] = {"+", "-", "*", "/", "+"};
+    ex a, b;
+    bool oka, okb;
+    unsigned k = rnd(g, 10);
+    switch (k) {
+    case 4: {
+        a = gen_expr(g, t, d - 1);
+        b = gen_expr(g, t, d - 1);
+        return call(g, "fma", 3, (ex[]){a, b, gen_expr(g, t, d - 1)});
+    }
+    case 5:
+        a = gen_expr(g, t, d - 1);
+        return (ex){kstr(g, "(-%s)", a.cl), kstr(g, "(-(%s))", a.ir)};
+    case 6:
+        a = gen_expr(g, t, d - 1);
+        return call(g, "fabs", 1, &a);
+    case 7: case 8: { /* the sign of a zero result is not pinned: + 0 makes it +;
+                         fmin(gentype, sgentype) too */
+        operands(g, t, d, d, 2, 0, 0, &a, &oka, &b, &okb);
+        ex m = call(g, rnd(g, 2) ? "fmin" : "fmax", 2, (ex[]){a, b});
         return (ex){kstr(g, "(%s + %s)", m.cl, t.s == TY_FLOAT ? "0.0f" : "0.0"),
                     kstr(g, "(%s + 0.0)", m.ir)};
     }
-    default: return bin(g, a, "+", gen_expr(g, t, d - 1));
+    default:
+        operands(g, t, d, d, 3, 0, 0, &a, &oka, &b, &okb);
+        return bin(g, a, ops[k < 4 ? k : 4], b);
     }
 }
 
@@ -499,11 +734,18 @@ static ex convert(gen *g, ty_t t, int d)
 {
     unsigned src = value_scalars[rnd(g, NVALUE)];
     ty_t st = mkty(src, t.n);
-    ex x = gen_expr(g, st, d - 1);
     bool to_int = is_int(t.s);
     bool sat = to_int && rnd(g, 3) == 0;
     static const char *const modes[] = {"", "", "_rte", "_rtz", "_rtp", "_rtn"};
     const char *mode = modes[rnd(g, 6)];
+    /* PoCL 3.1 crashes on convert_T_sat_rte of a floating constant and
+     * gets convert_(u)longN_sat_rt[pn] of a constant NaN wrong
+     * (docs/difftest.md): no literal in the operand of a _sat
+     * conversion from a floating type (parameters and constants are) */
+    bool nolit = sat && !is_int(src);
+    g->nolit += nolit;
+    ex x = gen_expr(g, st, d - 1);
+    g->nolit -= nolit;
     if (to_int && !sat) {
         if (!is_int(src)) { /* NaN and out of range: clamp first */
             ex lo = flit(g, src, int_min_of(t.s)), hi = flit(g, src, int_max_in(src, t.s));
@@ -546,14 +788,19 @@ static ex compare(gen *g, ty_t t, int d)
     else
         src = value_scalars[rnd(g, NVALUE)];
     ty_t st = mkty(src, t.n);
-    ex a = gen_expr(g, st, d - 1), r;
+    ex a, b, r;
+    bool oka, okb;
     unsigned k = rnd(g, is_int(src) ? 9 : 6);
-    if (k < 6)
-        r = bin(g, a, ops[k], gen_expr(g, st, d - 1));
-    else if (k == 6)
+    if (k < 6) { /* vector op scalar too */
+        operands(g, st, d, d, 3, 0, 0, &a, &oka, &b, &okb);
+        r = bin(g, a, ops[k], b);
+    } else if (k == 6) {
+        a = gen_expr(g, st, d - 1);
         r = (ex){kstr(g, "(!%s)", a.cl), kstr(g, "(!(%s))", a.ir)};
-    else
+    } else {
+        a = gen_expr(g, st, d - 1);
         r = bin(g, a, k == 7 ? "&&" : "||", gen_expr(g, st, d - 1));
+    }
     if (t.n == 1) /* a truth value, 1 or 0, in t */
         r = (ex){kstr(g, "((%s)%s)", sn(t.s), r.cl), kstr(g, "(%s)%s", sn(t.s), r.ir)};
     return r;
@@ -561,8 +808,7 @@ static ex compare(gen *g, ty_t t, int d)
 
 static ex choose(gen *g, ty_t t, int d)
 {
-    ty_t ct = t.n == 1 ? mkty(int_of_size(1u << rnd(g, 4), rnd(g, 2)), 1)
-                       : mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
+    ty_t ct = t.n == 1 ? rand_int_scalar(g) : mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
     ex c = gen_expr(g, ct, d - 1), a = gen_expr(g, t, d - 1), b = gen_expr(g, t, d - 1);
     if (rnd(g, 2))
         return narrow_cl(g, t, (ex){kstr(g, "((%s) ? (%s) : (%s))", c.cl, a.cl, b.cl),
@@ -642,7 +888,6 @@ static dt_stmt *stmt(gen *g, enum dt_kind kind, char *cl, char *ir)
     return s;
 }
 
-static ty_t rand_type(gen *g) { return mkty(value_scalars[rnd(g, NVALUE)], pick_width(g)); }
 
 /* A NaN result's bits are not defined: a floating register gets one NaN
  * after every assignment, so as_T of it is defined. */
@@ -694,36 +939,105 @@ static dt_stmt *assign(gen *g)
     return stmt(g, DT_LINE, cl, ir);
 }
 
-static dt_stmt *store(gen *g)
+/* The next free place for a t (stride elements, stride a multiple of t.n)
+ * in output buffer b, reserved; -1 when the buffer is full. */
+static int reserve(gen *g, int b, unsigned stride)
 {
-    bool half = rnd(g, 4) == 0;
-    ty_t t = half ? mkty(rnd(g, 3) ? TY_FLOAT : TY_DOUBLE, pick_width(g)) : rand_type(g);
-    bool aligned = half && t.n > 1 && rnd(g, 2);
-    unsigned stride = aligned && t.n == 3 ? 4 : t.n;
-    int b = buf_of(half ? TY_HALF : t.s);
     unsigned at = ((unsigned)g->nout[b] + stride - 1) / stride * stride;
     if (at + stride > DT_NOUT)
-        return NULL;
+        return -1;
     g->nout[b] = (int)(at + stride);
-    ex e = gen_expr(g, t, expr_depth(g));
+    return (int)at;
+}
+
+/* The statement that stores e, of type t, at element at of buffer b. */
+static dt_stmt *store_at(gen *g, ty_t t, int b, unsigned at, ex e)
+{
     const char *p = dt_buf_suffix[b];
     char *cl, *ir;
-    if (half) {
-        static const char *const modes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
-        const char *m = modes[rnd(g, 5)];
-        char n[4] = "";
-        if (t.n > 1)
-            snprintf(n, sizeof n, "%u", t.n);
-        const char *f = kstr(g, "vstore%s_half%s%s", aligned ? "a" : "", n, m);
-        cl = kstr(g, "%s(%s, gid * %u + %u, o_h);", f, e.cl, DT_NOUT / stride, at / stride);
-        ir = kstr(g, "%s(%s, gid * %u + %u, o_h)", f, e.ir, DT_NOUT / stride, at / stride);
-    } else if (t.n == 1) {
+    if (t.n == 1) {
         cl = kstr(g, "o_%s[gid * %d + %u] = %s;", p, DT_NOUT, at, e.cl);
         ir = kstr(g, "o_%s[gid * %d + %u] = %s", p, DT_NOUT, at, e.ir);
     } else {
         cl = kstr(g, "vstore%u(%s, gid * %u + %u, o_%s);", t.n, e.cl, DT_NOUT / t.n, at / t.n, p);
         ir = kstr(g, "vstore%u(%s, gid * %u + %u, o_%s)", t.n, e.ir, DT_NOUT / t.n, at / t.n, p);
     }
+    return stmt(g, DT_LINE, cl, ir);
+}
+
+static dt_stmt *store(gen *g)
+{
+    bool half = rnd(g, 4) == 0;
+    ty_t t = rand_type(g);
+    if (half) {
+        unsigned s = rnd(g, 3) ? TY_FLOAT : TY_DOUBLE;
+        t = mkty(s, pick_width(g));
+    }
+    bool aligned = half && t.n > 1 && rnd(g, 2);
+    unsigned stride = aligned && t.n == 3 ? 4 : t.n;
+    int b = buf_of(half ? TY_HALF : t.s);
+    int at = reserve(g, b, stride);
+    if (at < 0)
+        return NULL;
+    ex e = gen_expr(g, t, expr_depth(g));
+    if (!half)
+        return store_at(g, t, b, (unsigned)at, e);
+    static const char *const modes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+    const char *m = modes[rnd(g, 5)];
+    char n[4] = "";
+    if (t.n > 1)
+        snprintf(n, sizeof n, "%u", t.n);
+    const char *f = kstr(g, "vstore%s_half%s%s", aligned ? "a" : "", n, m);
+    char *cl = kstr(g, "%s(%s, gid * %u + %u, o_h);", f, e.cl, DT_NOUT / stride, (unsigned)at / stride);
+    char *ir = kstr(g, "%s(%s, gid * %u + %u, o_h)", f, e.ir, DT_NOUT / stride, (unsigned)at / stride);
+    return stmt(g, DT_LINE, cl, ir);
+}
+
+/* An apply statement: one operation (a binary operator, a built-in, a
+ * comparison, ?:, select, a conversion, as_T, a swizzle) whose operands
+ * are leaves, each of them half the time a special operand (a literal
+ * vector, a parameter, a constant) and otherwise a register or a load,
+ * so every operand position meets special operands next to ordinary
+ * ones. The result is stored (two times in three) or assigned to a
+ * register of its type. */
+static dt_stmt *apply(gen *g)
+{
+    unsigned kind = rnd(g, 12);
+    ty_t t;
+    int v = -1;
+    if (rnd(g, 3)) { /* a register's type: its register is an operand */
+        v = (int)rnd(g, (unsigned)g->nvar);
+        t = g->vt[v];
+    } else {
+        t = rand_type(g);
+    }
+    if (kind == 7 && !(is_int(t.s) && (t.n == 1 || is_signed(t.s)))) {
+        t = mkty(int_of_size(ssize(t.s), true), t.n);
+        v = -1;
+    }
+    if (kind == 11 && t.n == 1)
+        kind = 0;
+    int at = -1, b = buf_of(t.s);
+    if (v < 0 || rnd(g, 3)) {
+        at = reserve(g, b, t.n);
+        if (at < 0 && v < 0)
+            return NULL;
+    }
+    g->apply = true;
+    ex e;
+    switch (kind) {
+    case 7: e = compare(g, t, 1); break;
+    case 8: e = choose(g, t, 1); break;
+    case 9: e = convert(g, t, 1); break;
+    case 10: e = as_type(g, t, 1); break;
+    case 11: e = swizzle(g, t, 1); break;
+    default: e = is_int(t.s) ? int_arith(g, t, 1) : float_arith(g, t, 1); break;
+    }
+    g->apply = false;
+    if (at >= 0)
+        return store_at(g, t, b, (unsigned)at, e);
+    char *cl = kstr(g, "v%d = %s;", v, e.cl), *ir = kstr(g, "v%d = %s", v, e.ir);
+    canon(g, v, &cl, &ir);
     return stmt(g, DT_LINE, cl, ir);
 }
 
@@ -736,7 +1050,7 @@ static ex cond(gen *g)
         const char *op = ops[rnd(g, 6)];
         return (ex){kstr(g, "(%s) %s (%s)", a.cl, op, b.cl), kstr(g, "(%s) %s (%s)", a.ir, op, b.ir)};
     }
-    return gen_expr(g, mkty(int_of_size(1u << rnd(g, 4), rnd(g, 2)), 1), 2);
+    return gen_expr(g, rand_int_scalar(g), 2);
 }
 
 static int gen_block(gen *g, dt_stmt **out, int max, int depth, bool in_loop);
@@ -745,10 +1059,14 @@ static dt_stmt *gen_stmt(gen *g, int depth, bool in_loop)
 {
     for (;;) {
         unsigned r = rnd(g, 20);
-        if (r < 10)
+        if (r < 7)
             return assign(g);
-        if (r < 14) {
+        if (r < 10) {
             dt_stmt *s = store(g);
+            if (s)
+                return s;
+        } else if (r < 14) {
+            dt_stmt *s = apply(g);
             if (s)
                 return s;
         } else if (r < 16 && depth < 2) {
@@ -835,21 +1153,11 @@ void dt_generate(dt_kernel *k, uint64_t seed, uint64_t index)
     /* every register goes out at the end */
     for (int v = 0; v < g->nvar && k->ntop < 64; v++) {
         ty_t t = g->vt[v];
-        int b = buf_of(t.s);
-        unsigned at = ((unsigned)g->nout[b] + t.n - 1) / t.n * t.n;
-        if (at + t.n > DT_NOUT)
+        int b = buf_of(t.s), at = reserve(g, b, t.n);
+        if (at < 0)
             continue;
-        g->nout[b] = (int)(at + t.n);
-        const char *p = dt_buf_suffix[b];
-        char *cl, *ir;
-        if (t.n == 1) {
-            cl = kstr(g, "o_%s[gid * %d + %u] = v%d;", p, DT_NOUT, at, v);
-            ir = kstr(g, "o_%s[gid * %d + %u] = v%d", p, DT_NOUT, at, v);
-        } else {
-            cl = kstr(g, "vstore%u(v%d, gid * %u + %u, o_%s);", t.n, v, DT_NOUT / t.n, at / t.n, p);
-            ir = kstr(g, "vstore%u(v%d, gid * %u + %u, o_%s)", t.n, v, DT_NOUT / t.n, at / t.n, p);
-        }
-        k->top[k->ntop++] = stmt(g, DT_LINE, cl, ir);
+        char *name = kstr(g, "v%d", v);
+        k->top[k->ntop++] = store_at(g, t, b, (unsigned)at, (ex){name, name});
     }
     collect(k, k->top, k->ntop);
 }
@@ -958,22 +1266,55 @@ static bool uses(const char *text, const char *name)
     return false;
 }
 
-static char *render(const dt_kernel *k, bool cl)
+static char *body_of(const dt_kernel *k, bool cl)
 {
-    sbuf body = {0}, out = {0};
+    sbuf body = {0};
     put(&body, "");
     render_list(&body, k->top, k->ntop, 1, cl);
+    return body.s;
+}
+
+static uint32_t params_in(const dt_kernel *k, const char *body)
+{
+    uint32_t used = 0;
+    for (int i = 0; i < k->nparam; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        if (uses(body, name))
+            used |= 1u << i;
+    }
+    return used;
+}
+
+uint32_t dt_params_used(const dt_kernel *k)
+{
+    char *body = body_of(k, true);
+    uint32_t used = params_in(k, body);
+    free(body);
+    return used;
+}
+
+static char *render(const dt_kernel *k, bool cl)
+{
+    sbuf out = {0};
+    char *body = body_of(k, cl);
+    uint32_t used = params_in(k, body);
     put(&out, cl ? "kernel void %s(" : "kernel %s(", k->name);
     for (int io = 0; io < 2; io++)
         for (int b = 0; b < DT_NBUF; b++)
             put(&out, "%sglobal %s%s *%c_%s", io || b ? ",\n    " : "", io ? "" : "const ",
                 sn(dt_buf_scalar[b]), io ? 'o' : 'i', dt_buf_suffix[b]);
+    for (int i = 0; i < k->nparam; i++)
+        if (used >> i & 1) {
+            char tb[TY_NAME_MAX];
+            put(&out, ",\n    %s p%d", ty_name(k->param[i].type, tb), i);
+        }
     put(&out, cl ? ")\n{\n    ulong gid = get_global_id(0);\n" : ")\n    ulong gid = get_global_id(0)\n");
     for (int d = 0; d < k->ndecl; d++)
-        if (uses(body.s, k->decl_name[d]))
+        if (uses(body, k->decl_name[d]))
             put(&out, "    %s\n", cl ? k->decl_cl[d] : k->decl_ir[d]);
-    put(&out, "%s%s", body.s, cl ? "}\n" : "end\n");
-    free(body.s);
+    put(&out, "%s%s", body, cl ? "}\n" : "end\n");
+    free(body);
     return out.s;
 }
 

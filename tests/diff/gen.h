@@ -21,8 +21,20 @@ enum { DT_NBUF = TY_NSCALAR };  /* DT_BUFS names every scalar once */
 enum {
     DT_ITEMS = 64,  /* work-items per run */
     DT_NIN = 48,    /* input elements per work-item and type (1..16 and 3 divide it) */
-    DT_NOUT = 96,   /* output elements per work-item and type */
+    DT_NOUT = 192,  /* output elements per work-item and type */
 };
+
+/* By-value kernel parameters, after the buffers: at most DT_MAXPARAM,
+ * DT_PARAM_BYTES in all (well inside OpenCL 1.2's minimum
+ * CL_DEVICE_MAX_PARAMETER_SIZE of 1024 with the 22 pointers). */
+enum { DT_MAXPARAM = 16, DT_PARAM_BYTES = 640 };
+
+typedef struct {
+    ty_t type;
+    unsigned flags;   /* what every component satisfies (gen.c's LF_*) */
+    size_t size;      /* ty_sizeof(type): a 3-vector has 4 lanes */
+    uint8_t *bytes;   /* the value as the kernel argument holds it */
+} dt_param;
 
 /* A statement: a line (or a few) in each language, or a block. */
 enum dt_kind { DT_LINE, DT_IF, DT_WHILE, DT_BREAKIF, DT_CONTIF };
@@ -48,6 +60,8 @@ typedef struct {
     int ntop;
     int nstmt;                 /* every statement, pre-order */
     dt_stmt **all;
+    int nparam;                /* parameter i is named p<i> */
+    dt_param param[DT_MAXPARAM];
     uint8_t *in[DT_NBUF];      /* DT_ITEMS * DT_NIN elements each */
     void *pool;                /* the kernel's allocations */
 } dt_kernel;
@@ -58,9 +72,14 @@ void dt_generate(dt_kernel *k, uint64_t seed, uint64_t index);
 void dt_free(dt_kernel *k);
 
 /* The kernel's text in each language, without dead statements and
- * without declarations nothing uses. Returns a malloc'd string. */
+ * without declarations nothing uses. Its parameters are the 2 * DT_NBUF
+ * buffers, then the value parameters dt_params_used gives, in index
+ * order. Returns a malloc'd string. */
 char *dt_render_cl(const dt_kernel *k);
 char *dt_render_ir(const dt_kernel *k);
+
+/* The value parameters the live statements use: bit i for p<i>. */
+uint32_t dt_params_used(const dt_kernel *k);
 
 extern const char *const dt_buf_suffix[DT_NBUF];
 extern const uint8_t dt_buf_scalar[DT_NBUF];
