@@ -79,16 +79,40 @@ static const char *desc(const bc_reg *r, char buf[40])
     return buf;
 }
 
-/* A name: owner and i name its owner ("register", 3), or owner is NULL
- * for the kernel. The message is made only when it is needed: the
- * interpreter verifies the kernel of every run. */
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, so a name prints as what it is
+ * (a name holding control bytes or spaces would print as something else). */
+static bool is_ident(const char *n)
+{
+    bool ok = (*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') ||
+              *n == '_';
+    for (const char *c = n; *c && ok; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+             (*c >= '0' && *c <= '9') || *c == '_';
+    return ok;
+}
+
+/* A name: in range and an identifier (or empty: an unnamed register).
+ * owner and i name its owner ("register", 3), or owner is NULL for the
+ * kernel. The message is made only when it is needed: the interpreter
+ * verifies the kernel of every run. */
 static int check_str(vctx *v, uint32_t off, const char *owner, uint32_t i)
 {
     char what[32] = "";
-    if (off < v->m->nstrings)
+    if (off < v->m->nstrings && (!v->m->strings[off] ||
+                                 is_ident(v->m->strings + off)))
         return 0;
     if (owner)
         snprintf(what, sizeof what, "%s %u: ", owner, i);
+    if (off < v->m->nstrings) {
+        /* shown escaped: the bytes themselves may not be printable */
+        char esc[64];
+        size_t at = 0;
+        for (const char *c = v->m->strings + off; *c && at < 40; c++)
+            at += (size_t)snprintf(esc + at, sizeof esc - at,
+                                   *c > ' ' && *c < 0x7f && *c != '\\'
+                                       ? "%c" : "\\x%02x", (unsigned char)*c);
+        return verr(v, "%sname \"%s\" is not an identifier", what, esc);
+    }
     return verr(v, "%sname at string offset %u is out of range (%u "
                    "bytes of strings)", what, off, v->m->nstrings);
 }
@@ -124,12 +148,7 @@ static int check_externs(vctx *v)
             return verr(v, "extern %u: name at string offset %u is out of "
                            "range", i, x->name);
         const char *n = m->strings + x->name;
-        bool ident = (*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') ||
-                     *n == '_';
-        for (const char *c = n; *c && ident; c++)
-            ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                    (*c >= '0' && *c <= '9') || *c == '_';
-        if (!ident)
+        if (!is_ident(n))
             return verr(v, "extern %u: name \"%.40s\" is not a C identifier",
                         i, n);
         for (uint32_t j = 0; j < i; j++)
