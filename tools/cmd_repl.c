@@ -109,9 +109,16 @@ static bool is_let(const repl *r, const char *name, size_t n)
 static bool print_let(repl *r, char *args, int *rc)
 {
     size_t n = strcspn(args, " \t");
+    char *rest = args + n + strspn(args + n, " \t");
+    if (n && !strcmp(rest, "bits") && r->loaded && repl_reg(r, args, n) >= 0) {
+        /* a register's fields, as bits shows them for any value */
+        char e[300];
+        snprintf(e, sizeof e, "%.*s", (int)n, args);
+        *rc = rc_bits(r, e);
+        return true;
+    }
     if (!n || (r->loaded && repl_reg(r, args, n) >= 0) || !is_let(r, args, n))
         return false;
-    char *rest = args + n + strspn(args + n, " \t");
     char e[300];
     if (!strncmp(rest, "as", 2) && isspace((unsigned char)rest[2])) {
         snprintf(e, sizeof e, "as_%s(%.*s)",

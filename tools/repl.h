@@ -68,9 +68,11 @@
     X(print, "REG [as TYPE|bits|all]", "a register of the current "        \
       "work-item",                                                          \
       "as TYPE: the same bytes as any type of the same size (a float4 as\n"  \
-      "uint4 or uchar16); bits: in hex; all: every work-item of the warp,\n" \
-      "with the active mask. A let name (no register has it): as TYPE\n"   \
-      "is as_TYPE(NAME), bits shows its fields.")                           \
+      "uint4 or uchar16); bits: its fields, as the bits command shows\n"    \
+      "them; all: every work-item of the warp, with the active mask. A let\n"\
+      "name (no register has it): as TYPE is as_TYPE(NAME). While stopped,\n"\
+      "expressions can use the kernel's registers (the focused work-item's\n"\
+      "values): v * 2.0f, as_uint4(v).")                                    \
     X(info, "registers|breakpoints", "every register of the current "       \
       "work-item, or the breakpoints", "")                                  \
     X(x, "BUFFER[+OFFSET] [TYPE] [COUNT]", "memory as typed elements",      \

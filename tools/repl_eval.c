@@ -41,6 +41,38 @@ static void let_line(const repl_let *l, char *buf, size_t len)
         snprintf(buf + at, len - at, "%s", l->t.n > 1 ? "))" : ")");
 }
 
+static bool is_let_name(const repl *r, const char *name)
+{
+    for (size_t i = 0; i < r->nlets; i++)
+        if (!strcmp(r->lets[i].name, name))
+            return true;
+    return false;
+}
+
+/* While a kernel is stopped, its named value registers as they are in the
+ * focused work-item, declared like lets (a let of the same name wins), so
+ * an expression can use them: `v * 2.0f`, `as_uint4(v)`. */
+static void kernel_values(repl *r, asm_ctx *a, char *line, size_t len)
+{
+    vm_debug *d = r->s.d && !r->s.done ? r->s.d : NULL;
+    int lane = d ? repl_lane(r) : -1;
+    if (lane < 0)
+        return;
+    const bc_kernel *k = &r->m.kernels[r->ki];
+    for (uint32_t x = 0; x < k->nregs; x++) {
+        const char *name = repl_reg_name(r, x);
+        uint8_t mem[16 * 8];
+        if (!name || k->regs[x].kind != BC_REG_VALUE || is_let_name(r, name) ||
+            !vm_debug_value(d, x, (uint32_t)lane, mem))
+            continue;
+        repl_let l = {(char *)name, k->regs[x].type, {0}};
+        for (unsigned c = 0; c < l.t.n; c++)
+            l.bits[c] = lit_host_get(mem, (enum ty_scalar)l.t.s, c);
+        let_line(&l, line, len);
+        asm_line(a, line, strlen(line));
+    }
+}
+
 /* Compiles expr (NULL: only the lets) in a kernel of its own. */
 static int compile(repl *r, const char *expr, bc_module *m, uint32_t *reg,
                    ty_t *t)
@@ -55,6 +87,8 @@ static int compile(repl *r, const char *expr, bc_module *m, uint32_t *reg,
         let_line(&r->lets[i], line, sizeof line);
         asm_line(a, line, strlen(line));
     }
+    if (expr)
+        kernel_values(r, a, line, sizeof line);
     /* asm_expr takes the number of the last line fed: make it 1 */
     asm_line(a, "#line 2", 7);
     int rc = expr ? asm_expr(a, expr, strlen(expr), reg, t) : 0;
