@@ -11,6 +11,8 @@
 
 #include "asm/asm.h"
 #include "asm/lit.h"
+#include "stdlib/bytes.h"
+#include "stdlib/half.h"
 #include "stdlib/note.h"
 #include "stdlib/profile.h"
 #include "tools/repl.h"
@@ -149,6 +151,29 @@ static int evaluate(repl *r, const char *expr, int prof, ty_t *t,
     return rc;
 }
 
+/* A scalar half's or float's value in full decimal, when the shortest text
+ * that reads back is not it: (half)0.1 holds 0.0999755859375. Every such
+ * value is a dyadic rational with at most 149 places after the point,
+ * which glibc's printf writes exactly. */
+static void show_stored(ty_t t, uint64_t b, const char *text)
+{
+    double v;
+    if (t.n != 1 || (t.s != TY_HALF && t.s != TY_FLOAT))
+        return;
+    v = t.s == TY_HALF ? half_to_double((uint16_t)b) : (double)bitsf((uint32_t)b);
+    if (v != v || v - v != 0)
+        return;
+    char full[220];
+    snprintf(full, sizeof full, "%.150f", v);
+    char *e = full + strlen(full);
+    while (e[-1] == '0')
+        *--e = 0;
+    if (e[-1] == '.')
+        e[-1] = 0;
+    if (strcmp(full, text))
+        printf("  stored exactly: %s\n", full);
+}
+
 static void show_value(repl *r, ty_t t, const uint64_t *bits)
 {
     char text[VAL_TEXT_MAX], hex[VAL_TEXT_MAX], tn[TY_NAME_MAX];
@@ -158,6 +183,7 @@ static void show_value(repl *r, ty_t t, const uint64_t *bits)
         printf("(%s)%s\n", ty_name(t, tn), text);
     else
         printf("%s\n", text);
+    show_stored(t, bits[0], text);
     repl_color(r, "2");
     printf("bits %s", hex);
     repl_color(r, "0");
