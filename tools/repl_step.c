@@ -11,6 +11,7 @@
 #include "tools/file.h"
 #include "stdlib/profile.h"
 #include "tools/repl.h"
+#include "tools/value.h"
 #include "tools/runargs.h"
 
 /* ---- the module ---- */
@@ -369,9 +370,23 @@ static bool watch_hit(repl *r)
         }
     uint64_t gid[3];
     vm_debug_gid(d, lane, gid);
-    printf("watch %s: work-item (%llu,%llu,%llu) changed it\n",
+    printf("watch %s: work-item (%llu,%llu,%llu) changed it",
            bc_str(&r->m, g->name), (unsigned long long)gid[0],
            (unsigned long long)gid[1], (unsigned long long)gid[2]);
+    if (g->kind == BC_REG_VALUE) {
+        /* its value in that work-item, before and after: component c of
+         * lane l is element c * W + l of the register's storage */
+        uint64_t was[TY_MAXLANES], is[TY_MAXLANES];
+        char a[VAL_TEXT_MAX], b[VAL_TEXT_MAX];
+        for (unsigned c = 0; c < g->type.n; c++) {
+            size_t at = ((size_t)c * W + lane) * es;
+            was[c] = ty_get_bits(r->watched + at, (unsigned)es);
+            is[c] = ty_get_bits(now + at, (unsigned)es);
+        }
+        printf(": %s -> %s", val_format(g->type, was, 0, a),
+               val_format(g->type, is, 0, b));
+    }
+    printf("\n");
     memcpy(r->focus, gid, sizeof gid);
     memcpy(r->watched, now, n);
     return true;
