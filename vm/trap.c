@@ -146,17 +146,18 @@ static void fmt_val(char *buf, size_t len, enum ty_scalar t, uint64_t b)
         put(buf, len, "%llu", (unsigned long long)(b & m));
 }
 
-/* The strict profile's trap: the case, its rule, and what each other
- * profile gives for the operands that raised it. */
+/* The strict profile's trap: the case on the event's line, then on a line
+ * of its own what clvm's rule gives and what each other profile gives for
+ * the operands that raised it (the spec's words are in docs/semantics.md
+ * and in the REPL's note). */
 static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
                         char *buf, size_t len)
 {
     const uint32_t *code = P->k->code + pc;
     const unsigned op = BC_OPCODE(code[0]), base = bc_ops[op].base;
     const enum note_id id = (enum note_id)f->note;
-    int n = snprintf(buf, len, "component %u: %s (%s): %s: \"%s\";",
-                     f->comp, note_name(id), note_kind(id), note_what(id),
-                     note_rule(id));
+    int n = snprintf(buf, len, "%s (%s) in component %u\n  %s;",
+                     note_name(id), note_kind(id), f->comp, note_what(id));
     for (int p = 0; p < PROF_COUNT && n >= 0 && (size_t)n < len; p++) {
         char v[40] = "";
         uint64_t d = 0;
