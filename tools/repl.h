@@ -75,9 +75,9 @@
       "values): v * 2.0f, as_uint4(v).")                                    \
     X(info, "registers|breakpoints", "every register of the current "       \
       "work-item, or the breakpoints", "")                                  \
-    X(x, "BUFFER[+OFFSET] [TYPE] [COUNT]", "memory as typed elements",      \
+    X(x, "BUFFER[+OFFSET][:hex] [TYPE[:hex]] [COUNT]", "memory as typed elements", \
       "OFFSET and COUNT count elements of TYPE (default: the pointee type,\n"\
-      "COUNT 1).")                                                          \
+      "COUNT 1); :hex prints each element's bits, as --print NAME:hex does.")\
     X(workitem, "ID[,ID[,ID]]", "whose view print, info and x show",        \
       "The global id; the default is the first work-item.")                 \
     X(quit, "", "leave", "")

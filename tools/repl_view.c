@@ -178,6 +178,15 @@ int rc_info(repl *r, char *args)
 
 int rc_x(repl *r, char *args)
 {
+    /* :hex after the buffer or the type, as --print takes it: bits */
+    bool hex = false;
+    for (char *h = args; (h = strstr(h, ":hex")) != NULL;)
+        if (!h[4] || h[4] == ' ' || h[4] == '\t') {
+            memmove(h, h + 4, strlen(h + 4) + 1);
+            hex = true;
+        } else {
+            h += 4;
+        }
     size_t n = strcspn(args, " \t+");
     if (!n)
         return repl_err(r, "x needs a buffer (x BUFFER[+OFFSET] [TYPE] "
@@ -231,7 +240,7 @@ int rc_x(repl *r, char *args)
                         ty_name(t, tn), (int)n, args,
                         (unsigned long long)size);
     }
-    ra_print_elems(stdout, args, n, t, 0, data, off, count);
+    ra_print_elems(stdout, args, n, t, hex ? VAL_HEX : 0, data, off, count);
     return 0;
 }
 
