@@ -147,11 +147,12 @@ static bool command(repl *r, char *s)
     /* The rule for names that are also commands: a line is a command when
      * its first word is one and no binary operator follows it (`x tmp`,
      * `next`, `bits -0.0f`); `x * 2`, `x = 3`, `next + 1` are expressions.
-     * + and - are binary when a blank follows them, ! only in !=. */
+     * + - / . are binary when a blank follows them (load ./k.clasm, bits
+     * -0.0f are commands), ! only in !=. */
     const char *after = s + n + strspn(s + n, " \t");
-    bool op = *after && (strchr("*/%&|^<>=?.[", *after) ||
-                         (strchr("+-", *after) && (after[1] == ' ' ||
-                                                   after[1] == '\t')) ||
+    bool op = *after && (strchr("*%&|^<>=?[", *after) ||
+                         (strchr("+-/.", *after) && (after[1] == ' ' ||
+                                                     after[1] == '\t')) ||
                          (*after == '!' && after[1] == '='));
     for (size_t i = 0; i < RC_COUNT && !op; i++)
         if (strlen(cmds[i].name) == n && !memcmp(s, cmds[i].name, n)) {
