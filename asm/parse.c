@@ -222,6 +222,11 @@ static node *mk(A *a, enum nkind k, uint32_t col, uint32_t end)
     return n;
 }
 
+node *parse_node(A *a, enum nkind k, uint32_t col, uint32_t end)
+{
+    return mk(a, k, col, end);
+}
+
 static uint32_t tok_end(const tok *t) { return t->col + t->len; }
 
 /* Sets n's height from its children; false (reported) if too tall. */
