@@ -342,6 +342,8 @@ bool check_int_scalar(A *a, node *n, const char *what);
 /* Gives a flexible node type want (a scalar of want's element type,
  * broadcast to a vector want); any other node is left as it is. */
 bool settle_type(A *a, node *n, ty_t want);
+/* Why OpenCL C gave an implicitly typed node its type, for messages. */
+const char *settle_why(const node *n);
 /* Settles a flexible node to its own default type. */
 bool settle_default(A *a, node *n);
 /* Makes a checked node a value of type want (settling flexible classes;

@@ -406,8 +406,10 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
          * type (min(a + b, c) is min of int and uchar) */
         bool flex = is_flex(e) && e->x.cls != X_IMPL;
         impl &= e->x.cls != X_VAL;
-        if (!flex && (!typed || e->x.t.n > t.n))
-            typed = e, t = e->x.t;
+        if (!flex && (!typed || e->x.t.n > t.n ||
+                      (e->x.t.n == t.n && typed->x.cls == X_IMPL &&
+                       e->x.cls == X_VAL)))
+            typed = e, t = e->x.t;   /* a written type first */
     }
     if (!typed) {
         if (!settle_default(a, n->args[0]))
@@ -419,11 +421,9 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
         node *e = n->args[i];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
         if (e->x.cls == X_IMPL && !ty_eq(e->x.t, TY(t.s, 1))) {
-            asm_error_node(a, e, "%s is %s in OpenCL C (char and short "
-                           "operands promote to int; an unsuffixed floating "
-                           "literal is a double), not %s: write "
-                           "convert_%s(...)", what, tn(e->x.t, b1),
-                           tn(TY(t.s, 1), b2), b2);
+            asm_error_node(a, e, "%s is %s in OpenCL C (%s), not %s: "
+                           "write convert_%s(...)", what, tn(e->x.t, b1),
+                           settle_why(e), tn(TY(t.s, 1), b2), b2);
             return false;
         }
         if (!settle_coerce(a, e, t, true, what))

@@ -143,13 +143,21 @@ static void reject(A *a, node *n, const char *op, node *f, node *o, bool fl,
 {
     char bf[TY_NAME_MAX], bo[TY_NAME_MAX], bt[TY_NAME_MAX];
     ty_t s = ctype(f);
-    bool wraps = is_int(s) && is_int(t) && ty_is_signed((enum ty_scalar)s.s) &&
+    bool ints = is_int(s) && is_int(t);
+    bool narrower = ints && ty_scalar_size((enum ty_scalar)t.s) <
+                                ty_scalar_size((enum ty_scalar)s.s);
+    bool wraps = ints && ty_is_signed((enum ty_scalar)s.s) &&
                  !ty_is_signed((enum ty_scalar)t.s);
     const char *how = !is_int(s) && is_int(t) ? ", toward zero"
                       : is_int(s) && !is_int(t) ? ", rounding if it must"
+                      : narrower ? ", wrapping a value that does not fit"
                       : wraps ? ", so a negative value wraps to a large one"
-                      : is_int(s) ? ", wrapping a value that does not fit" : "";
-    ty_name(s, bf), ty_name(ctype(o), bo), ty_name(t, bt);
+                      : "";
+    ty_name(s, bf), ty_name(t, bt);
+    if (o->x.cls == X_SIZE)
+        snprintf(bo, sizeof bo, "size_t");
+    else
+        ty_name(ctype(o), bo);
     bool same = is_int(s) && is_int(t) &&
                 ty_scalar_size((enum ty_scalar)s.s) ==
                     ty_scalar_size((enum ty_scalar)t.s);
@@ -285,7 +293,16 @@ static bool vector_operands(A *a, node *n, node **l, node **r,
         return false;
     }
     if (S->x.cls == X_IMPL && !keeps(S, elem(vt))) {
-        reject(a, n, op, S, V, !lv, elem(vt));
+        char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
+        if (!ty_eq(lit_common(S->x.t, elem(vt)), elem(vt)))
+            asm_error_node(a, n, "'%s': '%.*s' is %s in OpenCL C, which "
+                           "rejects a scalar whose type ranks above the "
+                           "element type of the vector %s: write "
+                           "convert_%s(...) on it", op, SRC(a, S),
+                           tn(S->x.t, b1), tn(vt, b2),
+                           ty_scalar_name((enum ty_scalar)vt.s));
+        else
+            reject(a, n, op, S, V, !lv, elem(vt));
         return false;
     }
     *t = vt;

@@ -111,6 +111,10 @@ bool lower_expr(A *a, node *n, int32_t dst, opnd *o)
         asm_error_node(a, n, "a pointer where a value is needed");
         return false;
     }
+    /* an implicitly typed value nothing settled (a printf argument):
+     * computed in its own type */
+    if ((n->x.cls == X_IMPL || n->x.cls == X_SIZE) && !settle_default(a, n))
+        return false;
     if (n->bcast) {
         ty_t v = TY(n->x.t.s, n->bcast);
         if (n->isconst) {

@@ -5,7 +5,7 @@
 #include "asm/asmint.h"
 
 /* Why OpenCL C gave implicitly typed n its type, for messages. */
-static const char *impl_why(const node *n)
+const char *settle_why(const node *n)
 {
     if (!n)
         return NULL;
@@ -24,7 +24,7 @@ static const char *impl_why(const node *n)
     for (int i = 0; i < 3 && !w; i++)
         if (kids[i] && (kids[i]->x.cls == X_IMPL ||
                         kids[i]->x.cls == X_SIZE))
-            w = impl_why(kids[i]);
+            w = settle_why(kids[i]);
     return w ? w : "the usual arithmetic conversions with a literal's type";
 }
 
@@ -49,7 +49,7 @@ static bool settle_scalar(A *a, node *n, ty_t w)
             asm_error_node(a, n, "%.*s is %s in OpenCL C (%s); it becomes "
                            "%s only by a conversion: write convert_%s(...)",
                            (int)(len > 40 ? 40 : len), a->text + n->col - 1,
-                           ty_name(n->x.t, b1), impl_why(n),
+                           ty_name(n->x.t, b1), settle_why(n),
                            ty_name(w, b2), b2);
             return false;
         }
