@@ -531,8 +531,9 @@ static bool check_fn(A *a, node *n)
         ty_t t;
         node *c = n->args[2];
         /* half is fine here: select moves bits. */
-        if (!conv_unify(a, n, n->args[0], n->args[1], "select", &t))
-            return false;
+        if (!conv_unify(a, n, n->args[0], n->args[1], "select", &t) ||
+            (c->x.cls == X_IMPL && !settle_default(a, c)))
+            return false;   /* an implicitly typed condition has its type */
         if (is_flex(c)) {
             if (!settle_type(a, c, ty_signed(t)))
                 return false;
