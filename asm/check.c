@@ -371,8 +371,9 @@ static bool check_bi(A *a, node *n)
             || !check_ptr(a, n->args[2], bn, true, half) || !check_expr(a, v))
             return false;
         ty_t t = TY(half ? TY_FLOAT : n->args[2]->x.t.s, N);
-        if (half && v->x.cls == X_VAL && v->x.t.s == TY_DOUBLE)
-            t.s = TY_DOUBLE;
+        if (half && (v->x.cls == X_VAL || v->x.cls == X_IMPL) &&
+            v->x.t.s == TY_DOUBLE)
+            t.s = TY_DOUBLE;   /* the double overload: rounded once */
         if (!settle_coerce(a, v, t, true, "the value"))
             return false;
         if (half && v->x.cls == X_VAL && !ty_is_float((enum ty_scalar)v->x.t.s)) {
