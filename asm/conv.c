@@ -108,6 +108,10 @@ static bool to_type(A *a, node **p, ty_t t, bool final)
         if (n->kind == N_CAST && n->implicit && n->a->x.cls == X_VAL &&
             !n->isconst) {
             n->x.t = t, n->ty = t;   /* a promotion, retargeted */
+            if (n->a->cknown)
+                n->cval = lit_convert((enum ty_scalar)t.s,
+                                      (enum ty_scalar)n->a->x.t.s,
+                                      n->a->cval);
             rng_set(n);
         } else if (!(n = *p = conv_cast(a, n, t))) {
             return false;
