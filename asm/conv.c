@@ -543,8 +543,23 @@ static bool shift(A *a, node *n)
     node *l = n->a;
     ty_t t;
     uint8_t cls;
-    if ((l->x.cls == X_VAL && l->x.t.n > 1) ||
-        (n->b->x.cls == X_VAL && n->b->x.t.n > 1) || l->x.cls == X_PTR ||
+    node *c = n->b;
+    if (l->x.cls == X_VAL && l->x.t.n > 1 && c->x.cls == X_VAL &&
+        is_int(l->x.t) && is_int(c->x.t) && !ty_eq(c->x.t, l->x.t) &&
+        (c->x.t.n == 1 || c->x.t.n == l->x.t.n)) {
+        /* a vector shifted by a count of another integer type (a scalar,
+         * or a vector of as many components): only the count's low bits
+         * matter, so it converts (OpenCL C applies no usual arithmetic
+         * conversions to shifts) */
+        ty_t u = ty_unsigned(TY(l->x.t.s, c->x.t.n));
+        if (!(n->b = conv_cast(a, c, u)))
+            return false;
+        n->b->x.cls = X_VAL;   /* of a typed count: nothing to settle */
+        if (c->x.t.n == 1)
+            n->b->bcast = l->x.t.n;
+        t = l->x.t, cls = X_VAL;
+    } else if ((l->x.cls == X_VAL && l->x.t.n > 1) ||
+        (c->x.cls == X_VAL && c->x.t.n > 1) || l->x.cls == X_PTR ||
         l->x.cls == X_VOID) {
         if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls))
             return false;
