@@ -8,8 +8,15 @@
  *               constant pool, externs, registers, temporaries, code, line
  *               table, printf formats
  *   parse.c     tokens -> expression trees (nodes)
- *   fold.c      constant folding of literal trees and constant conversions
- *   settle.c    the type a literal, size_t or truth value takes
+ *   fold.c      constant folding of literal trees (in C's types) and
+ *               constant conversions
+ *   narrow.c    value ranges; an implicitly typed value converted to its
+ *               destination as OpenCL C converts it, computed narrow where
+ *               that gives the same bits and notes
+ *   settle.c    the type a literal, size_t, truth value or implicitly
+ *               typed value takes
+ *   conv.c      OpenCL C's implicit conversions at an operator: integer
+ *               promotion, the usual arithmetic conversions
  *   check.c     OpenCL typing of a tree
  *   lower.c     checked tree -> instructions
  *   hostcall.c  the extern declaration and printf statements
@@ -97,15 +104,20 @@ enum nkind {
 };
 
 /* What checking found a node to be. The flexible classes take their type
- * from the operand or destination they meet (settle in check.c). */
+ * from the operand or destination they meet (settle.c). */
 enum xcls {
-    X_VAL,     /* a value of type t */
+    X_VAL,     /* a value of type t, a type the source wrote */
     X_PTR,     /* a pointer to t in space */
     X_VOID,    /* vstore, barrier */
     X_LIT,     /* a number without a type yet; t is its C type */
-    X_SIZE,    /* size_t of a work-item function: uint, int, ulong, long */
+    X_SIZE,    /* size_t of a work-item function (ulong in OpenCL C), or
+                  + - * & | ^ ~ of such and literals */
     X_BOOL,    /* a scalar truth value (1/0): t is the comparison's own
                   signed type; any integer type may take it */
+    X_IMPL,    /* a scalar of type t that OpenCL C's implicit conversions
+                  chose (int from promoted char/short, double from a float
+                  meeting an unsuffixed literal, ...): a destination of the
+                  same kind converts it as OpenCL C does (narrow.c) */
 };
 
 typedef struct {
@@ -118,8 +130,16 @@ typedef struct {
 /* Is x of a flexible class, whose type is settled by what it meets? */
 static inline bool xty_flexible(const xty *x)
 {
-    return x->cls == X_LIT || x->cls == X_SIZE || x->cls == X_BOOL;
+    return x->cls == X_LIT || x->cls == X_SIZE || x->cls == X_BOOL ||
+           x->cls == X_IMPL;
 }
+
+/* A range of integer values, [lo, hi], or every value of the type (full:
+ * also for ulong values above INT64_MAX). */
+typedef struct {
+    int64_t lo, hi;
+    bool full;
+} rng;
 
 typedef struct node node;
 struct node {
@@ -132,6 +152,14 @@ struct node {
     bool parens;          /* written in parentheses */
     bool checked;         /* check_expr() is done: a compound assignment's
                              target is both target and operand */
+    bool implicit;        /* N_CAST: inserted by the checker, an OpenCL C
+                             implicit conversion (no cast was written) */
+    bool ovf;             /* OpenCL C's computation of the node in its
+                             own type may overflow (signed: a note) */
+    bool cknown;          /* a scalar integer constant, cval (a literal or
+                             a const register): shift counts narrow by it */
+    bool litdone;         /* litonly: folded once, litv in litt (C's
+                             types) */
     uint32_t col, end;    /* source span: columns [col, end) */
     uint32_t height;      /* of the tree below: bounds the recursion */
     node *a, *b, *c;
@@ -150,6 +178,9 @@ struct node {
                              work-item dimension in sel[0] */
     uint8_t nsel;
     uint64_t vv[16];      /* isconst: element bits */
+    rng r;                /* X_IMPL, X_SIZE: the range of C's value */
+    uint64_t cval, litv;
+    ty_t litt;
 };
 
 /* ---- the assembler ---- */
@@ -293,6 +324,8 @@ const tok *parse_next(A *a);
 bool parse_accept(A *a, enum lex_punct p);
 bool parse_expect(A *a, enum lex_punct p, const char *what);
 node *parse_expr(A *a);
+/* A fresh node for the checker's rewrites (zeroed, no children). */
+node *parse_node(A *a, enum nkind k, uint32_t col, uint32_t end);
 node *parse_assign_rhs(A *a);       /* EXPR, or NAME ARG, ARG... */
 node *parse_postfix(A *a);          /* an lvalue */
 node *parse_call_noparen(A *a, const tok *name); /* NAME ARG, ARG, ... */
@@ -312,6 +345,8 @@ bool check_int_scalar(A *a, node *n, const char *what);
 /* Gives a flexible node type want (a scalar of want's element type,
  * broadcast to a vector want); any other node is left as it is. */
 bool settle_type(A *a, node *n, ty_t want);
+/* Why OpenCL C gave an implicitly typed node its type, for messages. */
+const char *settle_why(const node *n);
 /* Settles a flexible node to its own default type. */
 bool settle_default(A *a, node *n);
 /* Makes a checked node a value of type want (settling flexible classes;
@@ -320,10 +355,51 @@ bool settle_default(A *a, node *n);
 bool settle_coerce(A *a, node *n, ty_t want, bool bcast, const char *what);
 
 /* fold.c: constants computed at assembly time, into n->vv */
-bool fold_lit(A *a, node *n, ty_t t);   /* a literal-only tree, in type t */
+/* A literal-only tree: its value in C's types (litv, litt), once. */
+bool fold_nat(A *a, node *n);
+/* ... converted to t as OpenCL C converts it, into n->vv; fold_lit keeps
+ * the value (or wraps a negative integer into an unsigned t, as ~0 and -1
+ * mean all bits set) or reports; fold_lit_wrap converts modulo 2^N. */
+bool fold_lit(A *a, node *n, ty_t t);
+bool fold_lit_wrap(A *a, node *n, ty_t t);
 void fold_cast(A *a, node *n, const node *c);   /* (T)c, c constant */
 void fold_convert(node *n, const node *c);      /* convert_T(c) */
 void fold_as(node *n, const node *c);           /* as_T(c) */
+
+/* narrow.c */
+rng rng_type(ty_t t);                 /* every value of scalar type t */
+rng rng_value(ty_t t, uint64_t v);    /* element bits v of integer t */
+bool rng_in(rng r, ty_t t);           /* every value of r fits t */
+rng node_rng(const node *n);          /* of a checked scalar */
+/* n->r and n->ovf of an implicitly typed operator or implicit cast, from
+ * its operands' ranges and its type. */
+void rng_set(node *n);
+/* A truth value settled to integer type w. */
+void narrow_bool(node *n, ty_t w);
+/* X_IMPL or X_SIZE scalar n converted to w's element type, of the same
+ * kind (integer or floating), as OpenCL C converts it. */
+bool narrow_to(A *a, node *n, ty_t w);
+
+/* conv.c: operators, typed with OpenCL C's implicit conversions; the
+ * operands are checked (check_expr) */
+bool conv_unary(A *a, node *n);
+bool conv_binary(A *a, node *n);
+bool conv_cond(A *a, node *n);
+/* Two checked operands of one type T as select takes them (no promotion;
+ * a scalar of T's element type is broadcast). */
+bool conv_unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t);
+/* Brings the two operands of a binary operator (or the arms of ?:) to one
+ * type as OpenCL C does: integer promotion of scalar char/short, the usual
+ * arithmetic conversions where the IR makes them (value-preserving ones,
+ * and those of constants), an error with OpenCL C's reading where it does
+ * not. Sets *t and *cls (X_VAL or X_IMPL) of the operation. */
+bool conv_operands(A *a, node *n, node **l, node **r, const char *op,
+                   ty_t *t, uint8_t *cls);
+/* The scalar operand *p promoted (char/short to int) as OpenCL C does for
+ * unary + - ~ and a shift's left operand. */
+bool conv_promote(A *a, node **p);
+/* An implicit conversion node (T)c, checked. */
+node *conv_cast(A *a, node *c, ty_t t);
 
 /* lower.c */
 typedef struct {

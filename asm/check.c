@@ -25,17 +25,6 @@ static const char *fname(const node *n, char buf[BI_NAME_MAX])
     return asm_fns[n->op].name;
 }
 
-/* Conditions take a truth value in the comparison's own type: no
- * conversion needed. */
-static bool settle_cond(A *a, node *n)
-{
-    if (n->x.cls == X_BOOL) {
-        n->x.cls = X_VAL;
-        return true;
-    }
-    return settle_default(a, n);
-}
-
 bool check_int_scalar(A *a, node *n, const char *what)
 {
     char b1[48];
@@ -49,77 +38,6 @@ bool check_int_scalar(A *a, node *n, const char *what)
     return true;
 }
 
-/* ---- operators ---- */
-
-enum opcls { O_ARITH, O_INT, O_CMP, O_LOGIC };
-
-static enum opcls op_class(int op)
-{
-    switch (op) {
-    case P_ADD: case P_SUB: case P_MUL: case P_DIV: return O_ARITH;
-    case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
-        return O_CMP;
-    case P_ANDAND: case P_OROR: return O_LOGIC;
-    default: return O_INT;
-    }
-}
-
-static void mismatch(A *a, node *n, const char *op, ty_t l, ty_t r)
-{
-    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
-    tn(l, b1), tn(r, b2);
-    if (l.n == r.n && ty_sizeof(l) == ty_sizeof(r))
-        asm_error_node(a, n, "type mismatch: %s %s %s (write convert_%s(...) "
-                       "to convert a value, or as_%s(...) to reinterpret its "
-                       "bits)", b1, op, b2, b1, b1);
-    else if (l.n == r.n)
-        asm_error_node(a, n, "type mismatch: %s %s %s (write convert_%s(...) "
-                       "to convert)", b1, op, b2, b1);
-    else
-        asm_error_node(a, n, "type mismatch: %s %s %s (different component "
-                       "counts)", b1, op, b2);
-}
-
-/* Brings two checked operands to one type T (a scalar of T's element type
- * is broadcast). Returns false after reporting. */
-static bool unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t)
-{
-    bool fl = is_flex(l), fr = is_flex(r);
-    char b1[48];
-    if (l->x.cls == X_PTR || r->x.cls == X_PTR || l->x.cls == X_VOID ||
-        r->x.cls == X_VOID) {
-        node *bad = l->x.cls == X_PTR || l->x.cls == X_VOID ? l : r;
-        asm_error_node(a, bad, "'%s' cannot take %s", op,
-                       diag_xty_name(&bad->x, b1));
-        return false;
-    }
-    if (fl && fr) {
-        if (!settle_default(a, l))
-            return false;
-        fl = false;
-    }
-    if (fl || fr) {
-        node *f = fl ? l : r, *k = fl ? r : l;
-        *t = k->x.t;
-        return settle_type(a, f, *t);
-    }
-    ty_t lt = l->x.t, rt = r->x.t;
-    if (ty_eq(lt, rt)) {
-        *t = lt;
-        return true;
-    }
-    if (lt.n == 1 && rt.n > 1 && ty_eq(lt, elem(rt))) {
-        l->bcast = rt.n, *t = rt;
-        return true;
-    }
-    if (rt.n == 1 && lt.n > 1 && ty_eq(rt, elem(lt))) {
-        r->bcast = lt.n, *t = lt;
-        return true;
-    }
-    mismatch(a, n, op, lt, rt);
-    return false;
-}
-
 static bool no_half(A *a, node *n, ty_t t, const char *what)
 {
     if (t.s != TY_HALF)
@@ -127,150 +45,6 @@ static bool no_half(A *a, node *n, ty_t t, const char *what)
     asm_error_node(a, n, "%s: clvm has no arithmetic on half (load with "
                    "vload_half to float, or convert_float)", what);
     return false;
-}
-
-static bool check_binary(A *a, node *n)
-{
-    node *l = n->a, *r = n->b;
-    const char *op = lex_punct_text(n->op);
-    enum opcls oc = op_class(n->op);
-    char b1[TY_NAME_MAX];
-    if (!check_expr(a, l) || !check_expr(a, r))
-        return false;
-    if (l->litonly && r->litonly) {
-        n->litonly = true;
-        ty_t nat = oc == O_CMP || oc == O_LOGIC ? TY(TY_INT, 1)
-                   : n->op == P_SHL || n->op == P_SHR
-                       ? lit_common(l->x.t, TY(TY_INT, 1))
-                       : lit_common(l->x.t, r->x.t);
-        n->x = (xty){nat, X_LIT, 0, false};
-        return true;
-    }
-    /* Pointer arithmetic: p + i, i + p, p - i. */
-    if ((n->op == P_ADD || n->op == P_SUB) &&
-        (l->x.cls == X_PTR || r->x.cls == X_PTR)) {
-        if (r->x.cls == X_PTR && n->op == P_ADD && l->x.cls != X_PTR)
-            n->a = r, n->b = l, l = n->a, r = n->b;
-        if (r->x.cls == X_PTR) {
-            asm_error_node(a, n, "'%s' between two pointers", op);
-            return false;
-        }
-        if (!settle_default(a, r) || r->x.cls != X_VAL || r->x.t.n != 1 ||
-            !is_int(r->x.t)) {
-            asm_error_node(a, r, "a pointer offset must be a scalar integer");
-            return false;
-        }
-        n->x = l->x;
-        return true;
-    }
-    /* size_t arithmetic with literals stays flexible: get_global_id(0) * 4
-     * becomes whatever integer it is assigned to. */
-    if ((oc == O_ARITH || oc == O_INT) &&
-        ((l->x.cls == X_SIZE && (r->x.cls == X_LIT || r->x.cls == X_SIZE)) ||
-         (r->x.cls == X_SIZE && l->x.cls == X_LIT))) {
-        n->x = (xty){TY(TY_ULONG, 1), X_SIZE, 0, false};
-        return true;
-    }
-    if (l->x.cls == X_LIT && r->x.cls == X_LIT && oc != O_CMP &&
-        oc != O_LOGIC) {
-        n->x = (xty){lit_common(l->x.t, r->x.t), X_LIT, 0, false};
-        return true;
-    }
-    ty_t t;
-    if (!unify(a, n, l, r, op, &t))
-        return false;
-    if (!no_half(a, n, t, op))
-        return false;
-    if ((oc == O_INT || oc == O_LOGIC) && !is_int(t)) {
-        asm_error_node(a, n, "'%s' needs integer operands, not %s", op,
-                       tn(t, b1));
-        return false;
-    }
-    if (oc == O_CMP || oc == O_LOGIC)
-        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
-    else
-        n->x = (xty){t, X_VAL, 0, false};
-    return true;
-}
-
-static bool check_unary(A *a, node *n)
-{
-    char b1[48];
-    node *c = n->a;
-    if (!check_expr(a, c))
-        return false;
-    if (c->litonly) {
-        n->litonly = true;
-        n->x = (xty){n->op == P_NOT ? TY(TY_INT, 1) : c->x.t, X_LIT, 0, false};
-        return true;
-    }
-    if (c->x.cls == X_PTR || c->x.cls == X_VOID) {
-        asm_error_node(a, n, "'%s' cannot take %s", lex_punct_text(n->op),
-                       diag_xty_name(&c->x, b1));
-        return false;
-    }
-    if (n->op == P_NOT || c->x.cls == X_BOOL) {
-        if (!settle_default(a, c))
-            return false;
-    } else if (is_flex(c)) {
-        n->x = c->x;       /* -x of a flexible value stays flexible */
-        return true;
-    }
-    ty_t t = c->x.t;
-    if (n->op == P_ADD)
-        n->x = c->x;
-    else if (!no_half(a, n, t, lex_punct_text(n->op)))
-        return false;
-    else if ((n->op == P_TILDE || n->op == P_NOT) && !is_int(t)) {
-        asm_error_node(a, n, "'%s' needs an integer operand, not %s",
-                       lex_punct_text(n->op), tn(t, b1));
-        return false;
-    } else if (n->op == P_NOT)
-        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
-    else
-        n->x = (xty){t, X_VAL, 0, false};
-    return true;
-}
-
-static bool check_cond(A *a, node *n)
-{
-    char b1[48], b2[TY_NAME_MAX], b3[TY_NAME_MAX];
-    if (!check_expr(a, n->a) || !check_expr(a, n->b) || !check_expr(a, n->c) ||
-        !settle_cond(a, n->a))
-        return false;
-    node *c = n->a;
-    if (c->x.cls != X_VAL || !is_int(c->x.t)) {
-        asm_error_node(a, c, "the condition of ?: must be an integer, not %s",
-                       diag_xty_name(&c->x, b1));
-        return false;
-    }
-    ty_t t;
-    if (n->b->litonly && n->c->litonly) {
-        n->x = (xty){lit_common(n->b->x.t, n->c->x.t), X_LIT, 0, false};
-        if (c->x.t.n == 1)
-            return true;
-        t = ty_signed(c->x.t);   /* select with literal arms */
-        if (!settle_type(a, n, t))
-            return false;
-    } else if (!unify(a, n, n->b, n->c, "?:", &t)) {
-        return false;
-    }
-    if (c->x.t.n == 1) {
-        n->x = (xty){t, X_VAL, 0, false};
-        return true;
-    }
-    /* A vector condition selects per component (select). */
-    if (t.n != c->x.t.n || ty_scalar_size((enum ty_scalar)t.s) !=
-                               ty_scalar_size((enum ty_scalar)c->x.t.s)) {
-        asm_error_node(a, n, "a %s condition selects between vectors of %u "
-                       "components with %u-byte elements, not %s",
-                       tn(c->x.t, b2), c->x.t.n,
-                       ty_scalar_size((enum ty_scalar)c->x.t.s),
-                       tn(t, b3));
-        return false;
-    }
-    n->x = (xty){t, X_VAL, 0, false};
-    return true;
 }
 
 static bool check_cast(A *a, node *n)
@@ -597,8 +371,9 @@ static bool check_bi(A *a, node *n)
             || !check_ptr(a, n->args[2], bn, true, half) || !check_expr(a, v))
             return false;
         ty_t t = TY(half ? TY_FLOAT : n->args[2]->x.t.s, N);
-        if (half && v->x.cls == X_VAL && v->x.t.s == TY_DOUBLE)
-            t.s = TY_DOUBLE;
+        if (half && (v->x.cls == X_VAL || v->x.cls == X_IMPL) &&
+            v->x.t.s == TY_DOUBLE)
+            t.s = TY_DOUBLE;   /* the double overload: rounded once */
         if (!settle_coerce(a, v, t, true, "the value"))
             return false;
         if (half && v->x.cls == X_VAL && !ty_is_float((enum ty_scalar)v->x.t.s)) {
@@ -617,8 +392,10 @@ static bool check_bi(A *a, node *n)
  * first argument's own default when all are literals. No half. */
 static bool args_type(A *a, node *n, const char *name, ty_t *tp)
 {
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
     ty_t t = {0, 0};
     node *typed = NULL;
+    bool impl = true;   /* no argument has a written type */
     for (unsigned i = 0; i < n->nargs; i++) {
         node *e = n->args[i];
         if (e->x.cls == X_PTR || e->x.cls == X_VOID) {
@@ -626,8 +403,14 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
                            diag_xty_name(&e->x, (char[48]){0}));
             return false;
         }
-        if (!is_flex(e) && (!typed || e->x.t.n > t.n))
-            typed = e, t = e->x.t;
+        /* arguments are not promoted: an implicitly typed one has its
+         * type (min(a + b, c) is min of int and uchar) */
+        bool flex = is_flex(e) && e->x.cls != X_IMPL;
+        impl &= e->x.cls != X_VAL;
+        if (!flex && (!typed || e->x.t.n > t.n ||
+                      (e->x.t.n == t.n && typed->x.cls == X_IMPL &&
+                       e->x.cls == X_VAL)))
+            typed = e, t = e->x.t;   /* a written type first */
     }
     if (!typed) {
         if (!settle_default(a, n->args[0]))
@@ -636,11 +419,19 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
     }
     for (unsigned i = 0; i < n->nargs; i++) {
         char what[32];
+        node *e = n->args[i];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
-        if (!settle_coerce(a, n->args[i], t, true, what))
+        if (e->x.cls == X_IMPL && !ty_eq(e->x.t, TY(t.s, 1))) {
+            asm_error_node(a, e, "%s is %s in OpenCL C (%s), not %s: "
+                           "write convert_%s(...)", what, tn(e->x.t, b1),
+                           settle_why(e), tn(TY(t.s, 1), b2), b2);
+            return false;
+        }
+        if (!settle_coerce(a, e, t, true, what))
             return false;
     }
     *tp = t;
+    n->x.cls = impl && t.n == 1 ? X_IMPL : X_VAL;
     return no_half(a, n, t, name);
 }
 
@@ -664,10 +455,12 @@ static bool check_math(A *a, node *n, enum mathfn f)
                        tn(t, b1));
         return false;
     }
-    if (m->res == MF_MASK)
+    if (m->res == MF_MASK) {
         n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
-    else
-        n->x = (xty){t, X_VAL, 0, false};
+    } else {
+        n->x = (xty){t, n->x.cls, 0, false};
+        n->r = rng_type(t);
+    }
     return true;
 }
 
@@ -699,6 +492,8 @@ static bool check_fn(A *a, node *n)
         /* fallthrough */
     case F_GET_WORK_DIM:
         n->x = (xty){TY(TY_ULONG, 1), X_SIZE, 0, false};
+        n->r = n->op == F_GET_WORK_DIM ? (rng){1, 3, false}
+                                       : (rng){0, INT64_MAX, false};
         return true;
     case F_BARRIER: {
         node *f = n->args[0];
@@ -715,6 +510,7 @@ static bool check_fn(A *a, node *n)
     case F_ABS:
     case F_FABS: {
         node *c = n->args[0];
+        bool impl_arg = c->x.cls == X_IMPL;
         if (!settle_default(a, c))
             return false;
         if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
@@ -727,16 +523,18 @@ static bool check_fn(A *a, node *n)
                            diag_xty_name(&c->x, (char[48]){0}));
             return false;
         }
-        n->x = (xty){n->op == F_ABS ? ty_unsigned(c->x.t) : c->x.t, X_VAL, 0,
-                     false};
+        n->x = (xty){n->op == F_ABS ? ty_unsigned(c->x.t) : c->x.t,
+                     impl_arg ? X_IMPL : X_VAL, 0, false};
+        n->r = rng_type(n->x.t);
         return true;
     }
     case F_SELECT: {
         ty_t t;
         node *c = n->args[2];
         /* half is fine here: select moves bits. */
-        if (!unify(a, n, n->args[0], n->args[1], "select", &t))
-            return false;
+        if (!conv_unify(a, n, n->args[0], n->args[1], "select", &t) ||
+            (c->x.cls == X_IMPL && !settle_default(a, c)))
+            return false;   /* an implicitly typed condition has its type */
         if (is_flex(c)) {
             if (!settle_type(a, c, ty_signed(t)))
                 return false;
@@ -766,7 +564,8 @@ static bool check_fn(A *a, node *n)
                            tn(t, b1));
             return false;
         }
-        n->x = (xty){t, X_VAL, 0, false};
+        n->x = (xty){t, n->x.cls, 0, false};
+        n->r = rng_type(t);
         return true;
     }
     }
@@ -892,11 +691,21 @@ static bool check_node(A *a, node *n)
         n->reg = r;
         n->x = (xty){reg->type, reg->kind == BC_REG_PTR ? X_PTR : X_VAL,
                      reg->space, (reg->flags & BC_REGF_CONSTPTR) != 0};
+        if (reg->init == BC_INIT_CONST && reg->kind == BC_REG_VALUE &&
+            reg->type.n == 1 && is_int(reg->type) &&
+            reg->arg + ty_sizeof(reg->type) <= a->npool) {
+            /* a shift by a constant register narrows (narrow.c) */
+            n->cknown = true;
+            n->cval = lit_load(a->pool + reg->arg, (enum ty_scalar)reg->type.s);
+        }
         return true;
     }
-    case N_UNARY: return check_unary(a, n);
-    case N_BINARY: return check_binary(a, n);
-    case N_COND: return check_cond(a, n);
+    case N_UNARY: return check_expr(a, n->a) && conv_unary(a, n);
+    case N_BINARY:
+        return check_expr(a, n->a) && check_expr(a, n->b) && conv_binary(a, n);
+    case N_COND:
+        return check_expr(a, n->a) && check_expr(a, n->b) &&
+               check_expr(a, n->c) && conv_cond(a, n);
     case N_CAST: return check_cast(a, n);
     case N_VEC: return check_vec(a, n);
     case N_SWZ: return check_swz(a, n);

@@ -1,7 +1,9 @@
-/* Constant folding: the value of a literal-only tree, and of a cast,
- * convert_T or as_T of a constant, computed here with the VM's own
- * semantics. What OpenCL leaves open is warned about: no run-time note will
- * say it. */
+/* Constant folding: the value of a literal-only tree, in C's types (the
+ * usual arithmetic conversions among literals: 1 / 2 is int 0, 1.0 / 3 a
+ * double), converted to the type it meets as OpenCL C converts it; and the
+ * value of a cast, convert_T or as_T of a constant. Computed here with the
+ * VM's own semantics. What OpenCL leaves open is warned about: no run-time
+ * note will say it. */
 #include "asm/asmint.h"
 #include "stdlib/convert.h"
 #include "stdlib/profile.h"
@@ -48,79 +50,254 @@ static void fold_note(A *a, node *n, enum ty_scalar s, uint64_t x, uint64_t y)
     warn_notes(a, n, notes);
 }
 
-bool fold_lit(A *a, node *n, ty_t t)
+/* ---- literal-only trees, in C's types ---- */
+
+static bool is_intt(ty_t t) { return !ty_is_float((enum ty_scalar)t.s); }
+static unsigned bitsof(ty_t t) { return 8 * ty_scalar_size((enum ty_scalar)t.s); }
+
+static bool inf_bits(ty_t t, uint64_t b)
+{
+    switch (t.s) {
+    case TY_HALF: return (b & 0x7fff) == 0x7c00;
+    case TY_FLOAT: return (b & 0x7fffffffu) == 0x7f800000u;
+    case TY_DOUBLE: return (b & 0x7fffffffffffffffu) == 0x7ff0000000000000u;
+    default: return false;
+    }
+}
+
+/* The value of a literal token in its own C type: a negative literal of
+ * an unsigned type wraps (-1u is 0xffffffff), as unary minus does in C. */
+static bool lit_nat(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
-    enum ty_scalar s = (enum ty_scalar)t.s;
-    uint64_t x, y, r = 0;
+    ty_t t = n->l.nat;
+    uint64_t r = 0;
+    if (n->l.kind == LIT_INT && n->l.neg && !ty_is_signed((enum ty_scalar)t.s)) {
+        lit_unop(P_SUB, (enum ty_scalar)t.s, n->l.mag, &r);
+    } else if (lit_bits(&n->l, (enum ty_scalar)t.s, &r) != LIT_OK) {
+        asm_error_node(a, n, "literal %.*s is out of range for %s",
+                       SPAN(a, n), ty_name(t, b1));
+        return false;
+    }
+    n->litv = r, n->litt = t;
+    return true;
+}
+
+/* The C type of an operator on literals of types l and r. */
+static ty_t nat_binop(int op, ty_t l, ty_t r)
+{
+    switch (op) {
+    case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
+    case P_ANDAND: case P_OROR:
+        return TY(TY_INT, 1);
+    case P_SHL: case P_SHR:
+        return lit_common(l, TY(TY_INT, 1));
+    default:
+        return lit_common(l, r);
+    }
+}
+
+static bool truth(ty_t t, uint64_t v)
+{
+    uint64_t z = 0;
+    if (t.s == TY_HALF)
+        return (v & 0x7fff) != 0 || (v & 0x7c00) == 0x7c00;
+    lit_binop(P_NE, (enum ty_scalar)t.s, v, 0, &z);
+    return z != 0;
+}
+
+static bool nat_binary(A *a, node *n)
+{
+    char b1[TY_NAME_MAX];
+    node *l = n->a, *r = n->b;
     const char *why = NULL;
+    if (!fold_nat(a, l))
+        return false;
+    if ((n->op == P_ANDAND || n->op == P_OROR) &&
+        truth(l->litt, l->litv) == (n->op == P_OROR)) {
+        /* short-circuit: the right operand is not evaluated */
+        n->litv = n->op == P_OROR, n->litt = TY(TY_INT, 1);
+        return true;
+    }
+    if (!fold_nat(a, r))
+        return false;
+    ty_t t = nat_binop(n->op, l->litt, r->litt);
+    uint64_t x = l->litv, y = r->litv, z = 0;
+    switch (n->op) {
+    case P_ANDAND: case P_OROR:
+        z = truth(r->litt, y);
+        break;
+    case P_SHL: case P_SHR: {
+        x = lit_convert((enum ty_scalar)t.s, (enum ty_scalar)l->litt.s, x);
+        y = lit_convert(TY_ULONG, (enum ty_scalar)r->litt.s, y);
+        unsigned w = bitsof(t);
+        if (y >= w)
+            asm_warning(a, n->col, n->end, "shift count %llu >= the width "
+                        "of %s: OpenCL C masks it to %u (write %s for a "
+                        "wider left operand)", (unsigned long long)y,
+                        ty_name(t, b1), (unsigned)(y & (w - 1)),
+                        w == 32 ? "1L" : "a narrower count");
+        why = lit_binop(n->op, (enum ty_scalar)t.s, x, y, &z);
+        break;
+    }
+    default: {
+        ty_t c = lit_common(l->litt, r->litt);
+        x = lit_convert((enum ty_scalar)c.s, (enum ty_scalar)l->litt.s, x);
+        y = lit_convert((enum ty_scalar)c.s, (enum ty_scalar)r->litt.s, y);
+        if (c.s == TY_HALF)
+            why = "clvm has no arithmetic on half (convert to float)";
+        else
+            why = lit_binop(n->op, (enum ty_scalar)c.s, x, y, &z);
+        if (!why)
+            fold_note(a, n, (enum ty_scalar)c.s, x, y);
+    }
+    }
+    if (why) {
+        asm_error_node(a, n, "%s (in %s)", why, ty_name(t, b1));
+        return false;
+    }
+    n->litv = z, n->litt = t;
+    return true;
+}
+
+bool fold_nat(A *a, node *n)
+{
+    char b1[TY_NAME_MAX];
+    bool ok;
+    const char *why = NULL;
+    if (n->litdone)
+        return true;
     switch (n->kind) {
     case N_LIT:
-        switch (lit_bits(&n->l, s, &r)) {
-        case LIT_OK:
-            break;
-        case LIT_RANGE:
-            asm_error_node(a, n, "literal %.*s is out of range for %s%s",
-                           SPAN(a, n), ty_name(t, b1),
-                           n->l.neg && n->l.mag && ty_scalar_kind(s) == 'u'
-                               ? " (for all bits set write ~0)" : "");
-            return false;
-        case LIT_FLT_IN_INT:
-            asm_error_node(a, n, "floating literal %.*s where an integer "
-                           "(%s) is needed", SPAN(a, n), ty_name(t, b1));
-            return false;
-        case LIT_NARROW:
-            asm_error_node(a, n, "%.*s is a %s literal; the operand is %s "
-                           "(drop the suffix)", SPAN(a, n),
-                           ty_scalar_name((enum ty_scalar)n->l.nat.s),
-                           ty_name(t, b1));
-            return false;
-        }
+        ok = lit_nat(a, n);
         break;
     case N_UNARY:
+        if (!(ok = fold_nat(a, n->a)))
+            break;
         if (n->op == P_NOT) {
-            if (!fold_lit(a, n->a, n->a->x.t))
-                return false;
-            why = lit_unop(P_NOT, (enum ty_scalar)n->a->x.t.s, n->a->vv[0], &x);
-            r = lit_convert(s, TY_INT, x);
-        } else {
-            if (!fold_lit(a, n->a, t))
-                return false;
-            why = lit_unop(n->op, s, n->a->vv[0], &r);
-        }
-        break;
-    case N_BINARY:
-        switch (n->op) {
-        case P_LT: case P_LE: case P_GT: case P_GE: case P_EQ: case P_NE:
-        case P_ANDAND: case P_OROR: {
-            ty_t c = lit_common(n->a->x.t, n->b->x.t);
-            if (!fold_lit(a, n->a, c) || !fold_lit(a, n->b, c))
-                return false;
-            why = lit_binop(n->op, (enum ty_scalar)c.s, n->a->vv[0],
-                            n->b->vv[0], &x);
-            r = lit_convert(s, TY_INT, x);
+            n->litv = !truth(n->a->litt, n->a->litv);
+            n->litt = TY(TY_INT, 1);
             break;
         }
-        default:
-            if (!fold_lit(a, n->a, t) || !fold_lit(a, n->b, t))
-                return false;
-            x = n->a->vv[0], y = n->b->vv[0];
-            why = lit_binop(n->op, s, x, y, &r);
-            if (!why)
-                fold_note(a, n, s, x, y);
-        }
+        n->litt = n->a->litt;
+        if (n->litt.s == TY_HALF && n->op != P_ADD)
+            why = "clvm has no arithmetic on half (convert to float)";
+        else
+            why = lit_unop(n->op, (enum ty_scalar)n->litt.s, n->a->litv,
+                           &n->litv);
+        if (!why && n->op == P_SUB)
+            fold_note(a, n, (enum ty_scalar)n->litt.s, 0, n->a->litv);
+        break;
+    case N_BINARY:
+        ok = nat_binary(a, n);
         break;
     default:
         asm_error_node(a, n, "internal error: cannot fold this");
         return false;
     }
     if (why) {
-        asm_error_node(a, n, "%s (in %s)", why, ty_name(t, b1));
+        asm_error_node(a, n, "%s (in %s)", why, ty_name(n->litt, b1));
         return false;
+    }
+    n->litdone = ok;
+    return ok;
+}
+
+/* Does the value of integer bits v of type s fit integer type t, or is
+ * it a negative value that fits t's signed type (all bits set is ~0)? */
+static bool int_fits(ty_t s, uint64_t v, ty_t t)
+{
+    unsigned bs = bitsof(s), bt = bitsof(t);
+    bool ss = ty_is_signed((enum ty_scalar)s.s);
+    bool st = ty_is_signed((enum ty_scalar)t.s);
+    uint64_t ms = bs == 64 ? UINT64_MAX : ((uint64_t)1 << bs) - 1;
+    v &= ms;
+    bool neg = ss && (v >> (bs - 1) & 1);
+    /* |v| for a negative v, as an unsigned magnitude */
+    uint64_t mag = neg ? ((~v & ms) + 1) & ms : v;
+    if (neg && bs == 64 && mag == 0)
+        mag = (uint64_t)1 << 63;
+    uint64_t smax = ((uint64_t)1 << (bt - 1)) - 1;
+    uint64_t umax = bt == 64 ? UINT64_MAX : ((uint64_t)1 << bt) - 1;
+    if (neg)
+        return mag <= smax + 1;    /* fits signed t; wraps into unsigned */
+    return v <= (st ? smax : umax);
+}
+
+/* Why a constant of value v (type s) does not fit integer type t, and
+ * what OpenCL C would make of it. */
+static void range_error(A *a, node *n, ty_t s, uint64_t v, ty_t t)
+{
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX], val[LIT_TEXT_MAX];
+    uint64_t w = lit_convert((enum ty_scalar)t.s, (enum ty_scalar)s.s, v);
+    lit_format((enum ty_scalar)t.s, w, val);
+    const char *what = n->kind == N_LIT ? "literal" : "constant";
+    if (ty_is_signed((enum ty_scalar)t.s))
+        asm_error_node(a, n, "%s %.*s (%s) is out of range for %s (OpenCL "
+                       "C's conversion is implementation-defined there; "
+                       "clvm would wrap it to %s: write that, or as_%s of "
+                       "an unsigned constant)", what, SPAN(a, n),
+                       ty_name(s, b1), ty_name(t, b2), val, b2);
+    else
+        asm_error_node(a, n, "%s %.*s (%s) is out of range for %s (OpenCL "
+                       "C would convert it modulo 2^%u to %s: write that if "
+                       "you mean it)", what, SPAN(a, n), ty_name(s, b1),
+                       ty_name(t, b2), bitsof(t), val);
+}
+
+/* The constant (litv in litt) converted to t as OpenCL C converts it.
+ * strict: an integer must keep its value (a negative one may wrap into
+ * an unsigned type: ~0 and -1 are all bits set), a finite floating value
+ * must stay finite, a floating value cannot become an integer. */
+static bool convert_lit(A *a, node *n, ty_t t, bool strict)
+{
+    char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
+    ty_t s = n->litt;
+    uint64_t v = n->litv, r;
+    t.n = 1;
+    if (is_intt(t) && !is_intt(s)) {
+        asm_error_node(a, n, "floating %s %.*s where an integer (%s) is "
+                       "needed (OpenCL C would convert it toward zero: "
+                       "write convert_%s(...) for that)",
+                       n->kind == N_LIT ? "literal" : "constant", SPAN(a, n),
+                       ty_name(t, b1), b1);
+        return false;
+    }
+    if (is_intt(t)) {
+        r = lit_convert((enum ty_scalar)t.s, (enum ty_scalar)s.s, v);
+        if (strict && !int_fits(s, v, t)) {
+            range_error(a, n, s, v, t);
+            return false;
+        }
+    } else {
+        if (s.s == TY_FLOAT && t.s == TY_HALF && strict) {
+            asm_error_node(a, n, "%.*s is a %s constant; the operand is %s "
+                           "(drop the suffix)", SPAN(a, n),
+                           ty_name(s, b1), ty_name(t, b2));
+            return false;
+        }
+        r = lit_convert((enum ty_scalar)t.s, (enum ty_scalar)s.s, v);
+        if (inf_bits(t, r) && !inf_bits(s, v)) {
+            asm_error_node(a, n, "%s %.*s is out of range for %s (it would "
+                           "round to infinity)",
+                           n->kind == N_LIT ? "literal" : "constant",
+                           SPAN(a, n), ty_name(t, b1));
+            return false;
+        }
     }
     n->vv[0] = r, n->isconst = true;
     n->x = (xty){t, X_VAL, 0, false};
     return true;
+}
+
+bool fold_lit(A *a, node *n, ty_t t)
+{
+    return fold_nat(a, n) && convert_lit(a, n, t, true);
+}
+
+bool fold_lit_wrap(A *a, node *n, ty_t t)
+{
+    return fold_nat(a, n) && convert_lit(a, n, t, false);
 }
 
 void fold_cast(A *a, node *n, const node *c)

@@ -511,7 +511,10 @@ static double as_double(enum ty_scalar t, uint64_t b)
 char *lit_format(enum ty_scalar t, uint64_t bits, char buf[LIT_TEXT_MAX])
 {
     if (!ty_is_float(t)) {
-        if (is_neg(t, bits))
+        /* -9223372036854775808 would be a ulong negated, as in C */
+        if (t == TY_LONG && bits == (uint64_t)1 << 63)
+            snprintf(buf, LIT_TEXT_MAX, "LONG_MIN");
+        else if (is_neg(t, bits))
             snprintf(buf, LIT_TEXT_MAX, "-%llu",
                      (unsigned long long)mag(t, bits));
         else

@@ -111,6 +111,10 @@ bool lower_expr(A *a, node *n, int32_t dst, opnd *o)
         asm_error_node(a, n, "a pointer where a value is needed");
         return false;
     }
+    /* an implicitly typed value nothing settled (a printf argument):
+     * computed in its own type */
+    if ((n->x.cls == X_IMPL || n->x.cls == X_SIZE) && !settle_default(a, n))
+        return false;
     if (n->bcast) {
         ty_t v = TY(n->x.t.s, n->bcast);
         if (n->isconst) {
@@ -247,6 +251,38 @@ static bool lower_cond_expr(A *a, node *n, int32_t dst, opnd *o)
     if (!lower_expr(a, n->c, r, &tmp))
         return false;
     kb_patch(a, pelse + 1, kb_pc(a));
+    if (!kb_emit(a, op_variant(BCB_ENDIF, TY_UINT), 1, 0, NULL, 0))
+        return false;
+    return done(a, dst, r, t, o);
+}
+
+/* Scalar a && b, a || b: b runs only if a does not decide, as in C. The
+ * result register r takes a's truth value, then b's where a did not
+ * decide: r = a; if r (&&) / if r else (||): r = b. */
+static bool lower_logic(A *a, node *n, int32_t dst, opnd *o)
+{
+    ty_t t = n->x.t;
+    opnd tmp;
+    if (!settle_type(a, n->a, t) || !settle_type(a, n->b, t))
+        return false;
+    int32_t r = dst >= 0 && !reads(n, dst) ? dst : kb_temp(a, t);
+    if (r < 0 || !lower_expr(a, n->a, r, &tmp))
+        return false;
+    uint32_t w[2] = {(uint32_t)r, 0};
+    if (!emit(a, BCB_IF, t, 1, 0, w, 2))
+        return false;
+    uint32_t pif = kb_pc(a) - 3;
+    if (n->op == P_OROR) {
+        uint32_t pelse = kb_pc(a);
+        w[0] = 0;
+        if (!kb_emit(a, op_variant(BCB_ELSE, TY_UINT), 1, 0, w, 1))
+            return false;
+        kb_patch(a, pif + 2, pelse);
+        pif = pelse - 1;   /* ELSE's j is its word after the header */
+    }
+    if (!lower_expr(a, n->b, r, &tmp))
+        return false;
+    kb_patch(a, pif + 2, kb_pc(a));
     if (!kb_emit(a, op_variant(BCB_ENDIF, TY_UINT), 1, 0, NULL, 0))
         return false;
     return done(a, dst, r, t, o);
@@ -497,6 +533,8 @@ static bool lower_plain(A *a, node *n, int32_t dst, opnd *o)
                            opty(n->a), t, &n->a, 1, dst, o);
     case N_BINARY: {
         node *args[2] = {n->a, n->b};
+        if ((n->op == P_ANDAND || n->op == P_OROR) && t.n == 1)
+            return lower_logic(a, n, dst, o);
         ty_t ot = opty(n->a);
         if (n->a->bcast)
             ot = opty(n->b);
@@ -506,6 +544,20 @@ static bool lower_plain(A *a, node *n, int32_t dst, opnd *o)
         return lower_cond_expr(a, n, dst, o);
     case N_CAST: {
         opnd c;
+        ty_t s = opty(n->a);
+        if (n->implicit && s.n == t.n &&
+            (ty_eq(s, t) || (!ty_is_float((enum ty_scalar)s.s) &&
+                             !ty_is_float((enum ty_scalar)t.s) &&
+                             ty_scalar_size((enum ty_scalar)s.s) ==
+                                 ty_scalar_size((enum ty_scalar)t.s)))) {
+            /* an implicit conversion between integers of one size keeps
+             * the bits (it wraps into unsigned, or the value fits): a
+             * view, as as_T is */
+            if (!lower_expr(a, n->a, dst, o))
+                return false;
+            o->ty = t;
+            return true;
+        }
         return lower_expr(a, n->a, -1, &c) &&
                convert(a, dst, t, c, false, false, RND_RTE, o);
     }

@@ -222,6 +222,11 @@ static node *mk(A *a, enum nkind k, uint32_t col, uint32_t end)
     return n;
 }
 
+node *parse_node(A *a, enum nkind k, uint32_t col, uint32_t end)
+{
+    return mk(a, k, col, end);
+}
+
 static uint32_t tok_end(const tok *t) { return t->col + t->len; }
 
 /* Sets n's height from its children; false (reported) if too tall. */
@@ -414,9 +419,11 @@ static node *parse_cast(A *a, ty_t ty)
     if (ty.n > 1) {
         const tok *t = parse_peek(a);
         if (!is_punct(t, P_LPAREN)) {
-            asm_error(a, open->col, t->col + t->len, "casts between vector "
-                      "types are errors in OpenCL C; write convert_%.*s(e), "
-                      "or (%.*s)(e) for a vector literal",
+            asm_error(a, open->col, t->col + t->len, "a cast to a vector "
+                      "type needs parentheses in the IR: write (%.*s)(e), "
+                      "which broadcasts a scalar e as OpenCL C's cast does; "
+                      "for a vector e write convert_%.*s(e) (casts between "
+                      "vector types are errors in OpenCL C)",
                       (int)open[1].len, open[1].s, (int)open[1].len,
                       open[1].s);
             return NULL;

@@ -1,69 +1,72 @@
 /* Settling: the type a flexible operand (a literal, a size_t value, a
- * truth value) takes from the operand or destination it meets, and the
- * check that a checked operand is of the type a context demands. */
+ * truth value, an implicitly typed value) takes from the operand or
+ * destination it meets, and the check that a checked operand is of the
+ * type a context demands. */
 #include "asm/asmint.h"
+
+/* Why OpenCL C gave implicitly typed n its type, for messages. */
+const char *settle_why(const node *n)
+{
+    if (!n)
+        return NULL;
+    if (n->kind == N_CAST && n->implicit) {
+        enum ty_scalar s = (enum ty_scalar)n->a->x.t.s;
+        if (n->x.t.s == TY_INT && ty_scalar_size(s) < 4 && !ty_is_float(s))
+            return "char and short operands are promoted to int";
+        if (n->x.t.s == TY_DOUBLE && s == TY_FLOAT)
+            return "an unsuffixed floating literal is a double, and the "
+                   "float meeting it is converted to double";
+    }
+    if (n->x.cls == X_SIZE)
+        return "size_t is ulong";
+    const char *w = NULL;
+    node *kids[3] = {n->a, n->b, n->c};
+    for (int i = 0; i < 3 && !w; i++)
+        if (kids[i] && (kids[i]->x.cls == X_IMPL ||
+                        kids[i]->x.cls == X_SIZE))
+            w = settle_why(kids[i]);
+    return w ? w : "the usual arithmetic conversions with a literal's type";
+}
 
 /* Gives flexible n the scalar type w. */
 static bool settle_scalar(A *a, node *n, ty_t w)
 {
     char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
     bool flt = ty_is_float((enum ty_scalar)w.s);
+    uint32_t len = n->end > n->col ? n->end - n->col : 1;
     switch (n->x.cls) {
     case X_LIT:
-        if (n->litonly)
-            return fold_lit(a, n, w);
-        break;
+        return fold_lit(a, n, w);
     case X_SIZE:
-        if (w.n != 1 || flt || ty_scalar_size((enum ty_scalar)w.s) < 4) {
-            asm_error_node(a, n, "a size_t value (a work-item function) "
-                           "needs uint, int, ulong or long, not %s",
-                           ty_name(w, b1));
+    case X_IMPL:
+        if (n->kind == N_COND && n->b->litonly && n->c->litonly) {
+            /* c ? 1 : 2: converting each arm (in the arms' common type)
+             * converts the result, as OpenCL C does */
+            n->x = (xty){w, X_VAL, 0, false};
+            return fold_lit(a, n->b, w) && fold_lit(a, n->c, w);
+        }
+        if (flt != ty_is_float((enum ty_scalar)n->x.t.s)) {
+            asm_error_node(a, n, "%.*s is %s in OpenCL C (%s); it becomes "
+                           "%s only by a conversion: write convert_%s(...)",
+                           (int)(len > 40 ? 40 : len), a->text + n->col - 1,
+                           ty_name(n->x.t, b1), settle_why(n),
+                           ty_name(w, b2), b2);
             return false;
         }
-        break;
+        return narrow_to(a, n, w);
     case X_BOOL:
         if (w.n != 1 || flt) {
             asm_error_node(a, n, "a truth value (1 or 0) is an integer; it "
                            "cannot be %s (convert it)", ty_name(w, b1));
             return false;
         }
-        if (ty_scalar_size((enum ty_scalar)w.s) !=
-            ty_scalar_size((enum ty_scalar)n->x.t.s))
-            n->via = n->x.t;   /* compare, then convert */
-        n->x = (xty){w, X_VAL, 0, false};
+        narrow_bool(n, w);
         return true;
     default:
         asm_error_node(a, n, "internal error: settling %s to %s",
                        ty_name(n->x.t, b1), ty_name(w, b2));
         return false;
     }
-    /* A flexible operator node: its operands take the type too. */
-    bool ok = true;
-    switch (n->kind) {
-    case N_UNARY:
-        ok = settle_type(a, n->a, w);
-        break;
-    case N_BINARY:
-        ok = settle_type(a, n->a, w) && settle_type(a, n->b, w);
-        if (ok && flt &&
-            (n->op == P_MOD || n->op == P_AND || n->op == P_OR ||
-             n->op == P_XOR || n->op == P_SHL || n->op == P_SHR)) {
-            asm_error_node(a, n, "'%s' needs integer operands, not %s",
-                           lex_punct_text(n->op), ty_name(w, b1));
-            ok = false;
-        }
-        break;
-    case N_COND:
-        ok = settle_type(a, n->b, w) && settle_type(a, n->c, w);
-        break;
-    case N_CALL:
-        break;   /* a work-item function: written as w */
-    default:
-        asm_error_node(a, n, "internal error: flexible node");
-        return false;
-    }
-    n->x = (xty){w, X_VAL, 0, false};
-    return ok;
 }
 
 bool settle_type(A *a, node *n, ty_t want)
@@ -83,6 +86,7 @@ bool settle_default(A *a, node *n)
     case X_LIT: return settle_type(a, n, n->x.t);
     case X_SIZE: return settle_type(a, n, TY(TY_ULONG, 1));
     case X_BOOL: return settle_type(a, n, TY(TY_INT, 1));
+    case X_IMPL: return settle_type(a, n, n->x.t);
     default: return true;
     }
 }

@@ -114,6 +114,21 @@ static void lowering(void)
          H(LD_B32, 1, 0), 4, 0, 2, H(ST_B32, 1, 0), 0, 2, 4,
          H(VSTH_F32, 4, RND_RTZ << BC_F_RND_SHIFT), 3, 2, 1,
          H(VLDH, 4, BC_F_ALIGNED), 3, 2, 1, H(RET, 1, 0));
+    /* Promotion: char + char is int arithmetic converted back (the sum
+     * may not fit: NARROW); uchar + uchar stays one ADD_B8, which is
+     * OpenCL C's bits and notes. a=0 b=1 r=2 _t1..3=3..5 c=6 d=7 s=8 */
+    CODE("kernel k()\nchar a, b\nchar r = a + b\nuchar c, d\n"
+         "uchar s = c + d\nend\n",
+         H(CVT, 1, 0), 3, 0, BC_CVT(TY_INT, TY_CHAR, 0, RND_RTZ, 0),
+         H(CVT, 1, 0), 4, 1, BC_CVT(TY_INT, TY_CHAR, 0, RND_RTZ, 0),
+         H(ADD_B32, 1, BC_F_SIGNED), 5, 3, 4,
+         H(CVT, 1, 0), 2, 5, BC_CVT(TY_CHAR, TY_INT, 0, RND_RTZ, 0),
+         H(ADD_B8, 1, 0), 8, 6, 7, H(RET, 1, 0));
+    /* Scalar && short-circuits: r = a != 0; if r: r = b != 0. a=0 b=1
+     * r=2 _k1=3 (0); IF's j is the ENDIF at 11. */
+    CODE("kernel k()\nint a, b\nint r = a && b\nend\n",
+         H(NE_I32, 1, 0), 2, 0, 3, H(IF_B32, 1, 0), 2, 11,
+         H(NE_I32, 1, 0), 2, 1, 3, H(ENDIF, 1, 0), H(RET, 1, 0));
     /* Control flow: IF j is the ELSE, ELSE j the ENDIF; LOOP j the
      * ENDLOOP, whose j is the first body instruction. c=0 */
     CODE("kernel k()\nint c\nif c\nc = c\nelse\nreturn\nend\nend\n",
