@@ -40,7 +40,7 @@ repl_none=10
 repl_script() {
     # shellcheck disable=SC2046
     set -- $(head -n 1 "$1" | sed -n 's,^[;#/]*[ 	]*RUN:[ 	]*repl,,p') "$1"
-    body=; cmds=
+    cmds=
     while [ $# -gt 1 ]; do
         case $1 in
         --native|--max-steps) shift ;;
@@ -54,17 +54,23 @@ repl_script() {
     tail -n +2 "$1"
 }
 
+# One byte of value $1 (0..255).
+byte() {
+    # shellcheck disable=SC2059
+    printf "\\$(printf %o "$1")"
+}
+
 seed_repl() {
     d=$1
     for f in tests/repl/*.repl; do
-        { printf "\\$(printf %o $repl_none)"; repl_script "$f"; } \
+        { byte $repl_none; repl_script "$f"; } \
             >"$d/$(basename "$f" .repl)"
     done
     # every setup, stopped at each warp's start, stepped, looked at
     i=0
     for k in $repl_kernels; do
         for w in 0 1; do
-            { printf "\\$(printf %o $((i + w * (repl_none + 1))))"
+            { byte $((i + w * (repl_none + 1)))
               printf 'break %s\nrun\ninfo breakpoints\nstep\nstep 3\nnext\n' "$k"
               printf 'list\ninfo registers\nworkitem 1\ncontinue\ndelete\n'
               printf 'continue\nrun\nrun x\n'
