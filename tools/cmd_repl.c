@@ -157,12 +157,15 @@ static bool command(repl *r, char *s)
     for (size_t i = 0; i < RC_COUNT && !op; i++)
         if (strlen(cmds[i].name) == n && !memcmp(s, cmds[i].name, n)) {
             int rc;
+            if (r->veto && r->veto(r, (int)i, trim(s + n)))
+                return false;
             if (i == RC_print && print_let(r, trim(s + n), &rc))
                 return false;
             rc = cmds[i].fn(r, trim(s + n));
             return i == RC_quit && rc == 0;
         }
-    rc_eval(r, s);
+    if (!r->veto || !r->veto(r, RC_eval, s))
+        rc_eval(r, s);
     return false;
 }
 
@@ -170,7 +173,7 @@ static bool command(repl *r, char *s)
  * as it ends an IR statement (outside quotes and brackets), so
  * `x = 2.0f; x * 3` is two commands and a trailing ';' is harmless.
  * Returns true on quit. */
-static bool dispatch(repl *r, char *line)
+bool repl_exec(repl *r, char *line)
 {
     char *s = trim(line);
     if (!strncmp(s, "//", 2) || *s == '#')
@@ -286,6 +289,26 @@ static char **complete(const char *text, int start, int end)
     return rl_completion_matches(text, generate);
 }
 
+/* ---- a session ---- */
+
+bool repl_init(repl *r)
+{
+    *r = (repl){0};
+    r->watch = -1;
+    r->natives = vm_natives_new();
+    r->nd.natives = r->natives;
+    return r->natives != NULL;
+}
+
+void repl_fini(repl *r)
+{
+    repl_unload(r);
+    repl_lets_free(r);
+    vm_natives_free(r->natives);
+    *r = (repl){0};
+    r->watch = -1;
+}
+
 /* ---- the loop ---- */
 
 static char *history_path(void)
@@ -320,7 +343,7 @@ static void loop(repl *r)
                 break;
             if (*trim(line))
                 add_history(line);
-            bool q = dispatch(r, line);
+            bool q = repl_exec(r, line);
             free(line);
             fflush(stdout);
             if (q)
@@ -342,7 +365,7 @@ static void loop(repl *r)
             line[--n] = 0;
         if (r->echo)
             printf("clvm> %s\n", line);
-        if (dispatch(r, line))
+        if (repl_exec(r, line))
             break;
     }
     free(line);
@@ -430,17 +453,14 @@ int cmd_repl(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    repl r = {0};
-    r.watch = -1;
-    r.tty = isatty(0);
-    const char *nc = getenv("NO_COLOR");
-    r.color = isatty(1) && !(nc && *nc);
-    r.natives = vm_natives_new();
-    if (!r.natives) {
+    repl r;
+    if (!repl_init(&r)) {
         fprintf(stderr, "clvm repl: out of memory\n");
         return 2;
     }
-    r.nd.natives = r.natives;
+    r.tty = isatty(0);
+    const char *nc = getenv("NO_COLOR");
+    r.color = isatty(1) && !(nc && *nc);
     /* transcripts keep stdout and the assembler's stderr in order */
     setvbuf(stdout, NULL, _IOLBF, 0);
     int rc = options(&r, argc, argv);
@@ -448,8 +468,6 @@ int cmd_repl(int argc, char **argv)
         loop(&r);
         rc = !r.tty && r.errors ? 1 : 0;
     }
-    repl_unload(&r);
-    repl_lets_free(&r);
-    vm_natives_free(r.natives);
+    repl_fini(&r);
     return rc;
 }

@@ -5,12 +5,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void *file_read(const char *path, size_t *len)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f)
         return NULL;
+    /* Only a regular file or a pipe ends: a device (/dev/zero, a
+     * terminal) may never, and a directory reads as an error. Checked on
+     * the stream opened, so a path that changes meanwhile cannot slip by;
+     * standard input is taken as it is. */
+    if (f != stdin) {
+        struct stat st;
+        int err = fstat(fileno(f), &st) ? errno
+                  : S_ISDIR(st.st_mode) ? EISDIR
+                  : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? EINVAL
+                                                                    : 0;
+        if (err) {
+            fclose(f);
+            errno = err;
+            return NULL;
+        }
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {

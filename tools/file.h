@@ -6,7 +6,10 @@
 
 /* Reads all of path ("-": standard input) into a malloc'd buffer, with *len
  * its size. NULL with errno set on failure (EIO for a read error, ENOMEM
- * when it does not fit). */
+ * when it does not fit, EISDIR for a directory, EINVAL for anything else
+ * that is neither a regular file nor a pipe: a device such as /dev/zero
+ * or a terminal could be read forever). Standard input is read whatever
+ * it is. */
 void *file_read(const char *path, size_t *len);
 
 #endif

@@ -2,7 +2,8 @@
  * each other downwards only:
  *
  *   cmd_repl.c   options, reading lines (libedit), completion, the command
- *                table and help
+ *                table and help; a session as a library (repl_init,
+ *                repl_exec, repl_fini: what a harness drives)
  *   repl_eval.c  expressions: evaluation, let, bits, compare, profile
  *   repl_step.c  a kernel: loading, NDRange and arguments, breakpoints,
  *                run/step/next/continue/watch
@@ -131,7 +132,25 @@ struct repl {
     uint64_t focus[3];     /* the work-item shown */
 
     repl_sess s;
+
+    /* Asked before each command runs (NULL: never): true skips it, as if
+     * it had not been typed. cmd is its RC_ index (RC_eval for a line
+     * that is an expression), args its text after the command word. For
+     * a harness that bounds the work an input may ask for
+     * (tests/fuzz/fuzz_repl.c). */
+    bool (*veto)(repl *r, int cmd, const char *args);
 };
+
+/* ---- cmd_repl.c: a session without a terminal (clvm repl runs one) ---- */
+
+/* A fresh session: nothing loaded, no watch, not a terminal, no colour,
+ * an empty table of natives. False when out of memory. */
+bool repl_init(repl *r);
+/* Runs one line as typed at the prompt: a comment, or commands ended by
+ * ';' (the line is written to). True when it asked to quit. */
+bool repl_exec(repl *r, char *line);
+/* Frees all the session holds; repl_init starts another. */
+void repl_fini(repl *r);
 
 /* One command each (args: the text after the command word, trimmed). */
 #define X(name, a, s, h) int rc_##name(repl *r, char *args);

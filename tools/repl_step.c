@@ -407,12 +407,13 @@ enum { GO_STEPS, GO_NEXT, GO_CONTINUE };
 static int go(repl *r, int how, uint64_t n)
 {
     repl_sess *s = &r->s;
-    const bc_kernel *k = &r->m.kernels[r->ki];
     if (s->trapped)
         return repl_err(r, "the kernel trapped (run starts it again)");
     vm_debug *d = repl_dbg(r, false);
     if (!d)
         return -1;
+    /* only now: with no module loaded there is no kernel to point at */
+    const bc_kernel *k = &r->m.kernels[r->ki];
     vm_dbg_pos p0, p;
     vm_debug_pos(d, &p0);
     /* the debugger looks at breakpoints itself; watches, a kernel

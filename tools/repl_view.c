@@ -225,7 +225,10 @@ int rc_x(repl *r, char *args)
     uint64_t size = 0;
     int l = 0;
     vm_debug *dbg = r->s.d;
-    if (g->init == BC_INIT_ARRAY && (l = focus_lane(r, &dbg)) < 0)
+    /* an array's memory is the focused lane's, a local parameter's the
+     * current group's: neither is left once the kernel has finished */
+    if (g->init == BC_INIT_ARRAY ? (l = focus_lane(r, &dbg)) < 0
+                                 : g->space == BC_LOCAL && !repl_dbg(r, false))
         return -1;
     vm_debug_memory(dbg, (uint32_t)x, (uint32_t)l, &data, &size);
     if (!data && !size)

@@ -13,25 +13,33 @@
 #   make fuzz-merge             build/fuzz/corpus/T merged into it (-merge=1)
 # Targets: asm (IR text), bc (.bc bytes), run (control block + .bc bytes),
 # asmrun (control block + IR text); tests/fuzz/fuzz.h has the details.
+# repl (a selector byte + REPL command lines against an example kernel;
+# tests/fuzz/fuzz_repl.c has the details).
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
-FUZZ_TARGETS := asm bc run asmrun
+FUZZ_TARGETS := asm bc run asmrun repl
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_SECONDS ?= 60
 # Text targets run 2000-4000 inputs a second, byte targets 50000-80000
-# (two busy cores: 50000 text runs took 30 s, 2000000 byte runs 26-38 s).
+# (two busy cores: 50000 text runs took 30 s, 2000000 byte runs 26-38 s);
+# repl 300-400 (each input loads a kernel and runs commands against it:
+# 20000 runs took 62 s).
 FUZZ_RUNS_asm    ?= $(or $(FUZZ_RUNS),120000)
 FUZZ_RUNS_asmrun ?= $(or $(FUZZ_RUNS),120000)
 FUZZ_RUNS_bc     ?= $(or $(FUZZ_RUNS),5000000)
 FUZZ_RUNS_run    ?= $(or $(FUZZ_RUNS),5000000)
+FUZZ_RUNS_repl   ?= $(or $(FUZZ_RUNS),20000)
 
-# The code under test (vm/, asm/, stdlib/; not tools/) compiled by the main
-# Makefile's rule into build/fuzz. fuzz-lib is always asked for, so an edit
-# anywhere in it is picked up.
-FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard vm/*.c asm/*.c stdlib/*.c))
+# The code under test (vm/, asm/, stdlib/, and of tools/ the REPL and what
+# it stands on) compiled by the main Makefile's rule into build/fuzz.
+# fuzz-lib is always asked for, so an edit anywhere in it is picked up.
+FUZZ_TOOLS := tools/cmd_repl.c $(wildcard tools/repl_*.c) tools/runargs.c \
+              tools/value.c tools/file.c tools/npy.c
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,\
+              $(wildcard vm/*.c asm/*.c stdlib/*.c) $(FUZZ_TOOLS))
 $(FUZZ_BUILD)/code.a: fuzz-lib
 	@if [ ! -f $@ ] || [ -n "$$(find $(FUZZ_OBJ) -newer $@)" ]; then \
 	  rm -f $@; $(AR) rcs $@ $(FUZZ_OBJ); fi

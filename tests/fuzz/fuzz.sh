@@ -29,9 +29,62 @@ result() {  # result OK WHAT
     if [ "$1" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $2"; fi
 }
 
+# fuzz_repl's setups (tests/fuzz/fuzz_repl.c, setups[]): the kernel each
+# selector byte loads, in order; the last loads nothing.
+repl_kernels="reduce saxpy as_type convert half_modes pixel hello vload sum shift"
+repl_none=10
+
+# The commands of a REPL session: the options of tests/repl/X.repl's RUN
+# line as the commands of the same name (a FILE to load first; --native
+# and --max-steps have none), then the lines after it.
+repl_script() {
+    # shellcheck disable=SC2046
+    set -- $(head -n 1 "$1" | sed -n 's,^[;#/]*[ 	]*RUN:[ 	]*repl,,p') "$1"
+    cmds=
+    while [ $# -gt 1 ]; do
+        case $1 in
+        --native|--max-steps) shift ;;
+        --*) cmds="$cmds${1#--} $2
+"; shift ;;
+        *) printf 'load %s\n' "$1" ;;
+        esac
+        shift
+    done
+    printf '%s' "$cmds"
+    tail -n +2 "$1"
+}
+
+# One byte of value $1 (0..255).
+byte() {
+    # shellcheck disable=SC2059
+    printf "\\$(printf %o "$1")"
+}
+
+seed_repl() {
+    d=$1
+    for f in tests/repl/*.repl; do
+        { byte $repl_none; repl_script "$f"; } \
+            >"$d/$(basename "$f" .repl)"
+    done
+    # every setup, stopped at each warp's start, stepped, looked at
+    i=0
+    for k in $repl_kernels; do
+        for w in 0 1; do
+            { byte $((i + w * (repl_none + 1)))
+              printf 'break %s\nrun\ninfo breakpoints\nstep\nstep 3\nnext\n' "$k"
+              printf 'list\ninfo registers\nworkitem 1\ncontinue\ndelete\n'
+              printf 'continue\nrun\nrun x\n'
+            } >"$d/setup_$k.$w"
+        done
+        i=$((i + 1))
+    done
+    cp tests/fuzz/regress/repl/* "$d/" 2>/dev/null
+}
+
 seed() {
     t=$1; d=$b/seeds/$t
     rm -rf "$d"; mkdir -p "$d"
+    if [ "$t" = repl ]; then seed_repl "$d"; merge "$t" "$d"; return; fi
     find examples tests -name '*.clasm' ! -path 'tests/fuzz/*' | LC_ALL=C sort |
     while IFS= read -r f; do
         id=$(printf '%s' "$f" | tr '/.' '__')
@@ -63,9 +116,16 @@ defuse() {
 merge() {
     t=$1; shift
     new=$b/merged/$t
-    rm -rf "$new"; mkdir -p "$new" "tests/fuzz/corpus/$t"
-    "$b/fuzz_$t" -merge=1 -use_counters=0 $opts "$new" "tests/fuzz/corpus/$t" "$@" \
+    rm -rf "$new"; mkdir -p "$new" "tests/fuzz/corpus/$t" "$b/artifacts/$t"
+    # an input that crashes is left out, and kept in artifacts/ (not in
+    # the working directory, the repository)
+    "$b/fuzz_$t" -merge=1 -use_counters=0 $opts -artifact_prefix="$b/artifacts/$t/" \
+        "$new" "tests/fuzz/corpus/$t" "$@" \
         >"$b/logs/merge_$t.log" 2>&1 || { echo "merge $t failed: $b/logs/merge_$t.log"; return 1; }
+    if grep -q 'ERROR: \|runtime error' "$b/logs/merge_$t.log"; then
+        grep -m3 'ERROR: \|runtime error' "$b/logs/merge_$t.log"
+        echo "merge $t: an input crashed, left out (kept in $b/artifacts/$t)"
+    fi
     rm -f "tests/fuzz/corpus/$t"/*
     cp "$new"/* "tests/fuzz/corpus/$t/"
     defuse "tests/fuzz/corpus/$t"/*
