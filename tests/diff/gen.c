@@ -524,21 +524,22 @@ static ex call(gen *g, const char *f, int n, ex *a)
     return (ex){kstr(g, "%s)", cl), kstr(g, "%s)", ir)};
 }
 
-/* OpenCL C promotes scalar char and short operands to int: the result is
- * cast back (it fits, or the operation is done in uint and wraps). */
+/* OpenCL C promotes scalar char and short operands to int, and so does the
+ * IR: the result is cast back in both texts (it fits, or the operation is
+ * done in uint and wraps). */
 static bool promotes(ty_t t) { return t.n == 1 && ssize(t.s) < 4; }
 
-static ex narrow_cl(gen *g, ty_t t, ex e)
+static ex narrowed(gen *g, ty_t t, ex e)
 {
     if (promotes(t))
-        e.cl = kstr(g, "((%s)%s)", sn(t.s), e.cl);
+        e.cl = kstr(g, "((%s)%s)", sn(t.s), e.cl), e.ir = kstr(g, "((%s)%s)", sn(t.s), e.ir);
     return e;
 }
 
-static ex as_uint_cl(gen *g, ty_t t, ex e)
+static ex in_uint(gen *g, ty_t t, ex e)
 {
     if (promotes(t))
-        e.cl = kstr(g, "((uint)%s)", e.cl);
+        e.cl = kstr(g, "((uint)%s)", e.cl), e.ir = kstr(g, "((uint)%s)", e.ir);
     return e;
 }
 
@@ -606,8 +607,9 @@ static ex int_arith(gen *g, ty_t t, int d)
     if (!strcmp(op, "neg") || !strcmp(op, "~")) {
         a = gen_expr(g, t, d - 1);
         const char *o = op[0] == 'n' ? "-" : "~";
-        ex r = {kstr(g, "(%s%s)", o, as_uint_cl(g, t, a).cl), kstr(g, "(%s(%s))", o, a.ir)};
-        return narrow_cl(g, t, r);
+        ex u = in_uint(g, t, a);
+        ex r = {kstr(g, "(%s%s)", o, u.cl), kstr(g, "(%s(%s))", o, u.ir)};
+        return narrowed(g, t, r);
     }
     if (!strcmp(op, "min") || !strcmp(op, "max")) { /* min(gentype, sgentype) too */
         operands(g, t, d, d, 2, 0, 0, &a, &oka, &b, &okb);
@@ -652,7 +654,7 @@ static ex int_arith(gen *g, ty_t t, int d)
         }
         if (!oka)
             a = call(g, "max", 2, (ex[]){a, ilit(g, t.s, smin_bits(t.s) + 1)});
-        return narrow_cl(g, t, bin(g, a, op, b));
+        return narrowed(g, t, bin(g, a, op, b));
     }
     if (op[0] == '<' || op[0] == '>') {
         /* OpenCL C masks the count by the width (vectors, int, long) and
@@ -662,13 +664,13 @@ static ex int_arith(gen *g, ty_t t, int d)
         if (promotes(t) || rnd(g, 4) == 0)
             b = bin(g, b, "&", ilit(g, t.s, 8 * ssize(t.s) - 1));
         if (op[0] == '<')
-            a = as_uint_cl(g, t, a);
-        return narrow_cl(g, t, bin(g, a, op, b));
+            a = in_uint(g, t, a);
+        return narrowed(g, t, bin(g, a, op, b));
     }
     operands(g, t, d, d, 3, 0, 0, &a, &oka, &b, &okb);
     if (op[0] == '+' || op[0] == '-' || op[0] == '*')
-        return narrow_cl(g, t, bin(g, as_uint_cl(g, t, a), op, as_uint_cl(g, t, b)));
-    return narrow_cl(g, t, bin(g, a, op, b));
+        return narrowed(g, t, bin(g, in_uint(g, t, a), op, in_uint(g, t, b)));
+    return narrowed(g, t, bin(g, a, op, b));
 }
 
 static ex float_arith(gen *g, ty_t t, int d)
@@ -694,7 +696,7 @@ static ex float_arith(gen *g, ty_t t, int d)
         operands(g, t, d, d, 2, 0, 0, &a, &oka, &b, &okb);
         ex m = call(g, rnd(g, 2) ? "fmin" : "fmax", 2, (ex[]){a, b});
         return (ex){kstr(g, "(%s + %s)", m.cl, t.s == TY_FLOAT ? "0.0f" : "0.0"),
-                    kstr(g, "(%s + 0.0)", m.ir)};
+                    kstr(g, "(%s + %s)", m.ir, t.s == TY_FLOAT ? "0.0f" : "0.0")};
     }
     default:
         operands(g, t, d, d, 3, 0, 0, &a, &oka, &b, &okb);
@@ -811,7 +813,7 @@ static ex choose(gen *g, ty_t t, int d)
     ty_t ct = t.n == 1 ? rand_int_scalar(g) : mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
     ex c = gen_expr(g, ct, d - 1), a = gen_expr(g, t, d - 1), b = gen_expr(g, t, d - 1);
     if (rnd(g, 2))
-        return narrow_cl(g, t, (ex){kstr(g, "((%s) ? (%s) : (%s))", c.cl, a.cl, b.cl),
+        return narrowed(g, t, (ex){kstr(g, "((%s) ? (%s) : (%s))", c.cl, a.cl, b.cl),
                                     kstr(g, "((%s) ? (%s) : (%s))", c.ir, a.ir, b.ir)});
     if (t.n == 1) /* select's scalar condition has the element's size */
         c = gen_expr(g, mkty(int_of_size(ssize(t.s), rnd(g, 2)), 1), d - 1);
