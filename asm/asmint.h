@@ -217,7 +217,8 @@ struct asm_ctx {
     bool stopped;         /* too many errors */
     bool oom;
     bool nofold;          /* convert_/as_ of constants run in the VM (the
-                             REPL: notes and profiles apply) */
+                             REPL: notes and profiles apply, and report
+                             what would be warned about) */
 
     /* the current line */
     const char *text;
@@ -362,8 +363,15 @@ bool fold_nat(A *a, node *n);
  * mean all bits set) or reports; fold_lit_wrap converts modulo 2^N. */
 bool fold_lit(A *a, node *n, ty_t t);
 bool fold_lit_wrap(A *a, node *n, ty_t t);
-void fold_cast(A *a, node *n, const node *c);   /* (T)c, c constant */
-void fold_convert(node *n, const node *c);      /* convert_T(c) */
+/* (T)c and convert_T(c) of a constant c; not folded (a warning says so)
+ * where the value is the device's to decide: the VM computes it. */
+void fold_cast(A *a, node *n, const node *c);
+void fold_convert(A *a, node *n, const node *c);
+/* An operation on literal-only operands (n->a, n->b) whose value OpenCL
+ * leaves to the device (5 / 0, INT_MIN / -1, signed overflow): warns and
+ * returns its notes (then n is kept for run time, on its operands folded
+ * to constants); 0 when it folds; -1 after an error. */
+int fold_kept(A *a, node *n);
 void fold_as(node *n, const node *c);           /* as_T(c) */
 
 /* narrow.c */

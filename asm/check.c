@@ -331,7 +331,7 @@ static bool check_convert(A *a, node *n)
     }
     n->x = (xty){t, X_VAL, 0, false};
     if (c->isconst && !c->bcast && !a->nofold)
-        fold_convert(n, c);
+        fold_convert(a, n, c);
     return true;
 }
 

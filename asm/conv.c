@@ -600,7 +600,11 @@ bool conv_binary(A *a, node *n)
     const char *op = lex_punct_text(n->op);
     enum opcls oc = op_class(n->op);
     char b1[TY_NAME_MAX];
-    if (l->litonly && r->litonly) {
+    int kept = l->litonly && r->litonly ? fold_kept(a, n) : 0;
+    if (kept < 0)
+        return false;
+    n->litonly = false;
+    if (l->litonly && r->litonly && !kept) {
         n->litonly = true;
         ty_t nat = oc == O_CMP || oc == O_LOGIC ? TY(TY_INT, 1)
                    : n->op == P_SHL || n->op == P_SHR
@@ -663,7 +667,11 @@ bool conv_unary(A *a, node *n)
     char b1[48];
     node *c = n->a;
     const char *op = lex_punct_text(n->op);
-    if (c->litonly) {
+    int kept = c->litonly ? fold_kept(a, n) : 0;
+    if (kept < 0)
+        return false;
+    n->litonly = false;
+    if (c->litonly && !kept) {
         n->litonly = true;
         n->x = (xty){n->op == P_NOT ? TY(TY_INT, 1) : c->x.t, X_LIT, 0, false};
         return true;

@@ -2,12 +2,15 @@
  * usual arithmetic conversions among literals: 1 / 2 is int 0, 1.0 / 3 a
  * double), converted to the type it meets as OpenCL C converts it; and the
  * value of a cast, convert_T or as_T of a constant. Computed here with the
- * VM's own semantics. What OpenCL leaves open is warned about: no run-time
- * note will say it. */
+ * VM's own semantics. An operation whose value OpenCL leaves to the device
+ * (5 / 0, INT_MIN / -1, (char)300) is not folded: it is kept for run time,
+ * where the profile gives its result (and strict traps), with a warning. */
 #include "asm/asmint.h"
 #include "stdlib/convert.h"
 #include "stdlib/profile.h"
 #include "stdlib/reinterpret.h"
+
+#include <string.h>
 
 /* The source text of n, for messages (at most 40 bytes). */
 static int span_len(const node *n)
@@ -17,37 +20,61 @@ static int span_len(const node *n)
 }
 #define SPAN(a, n) span_len(n), (a)->text + (n)->col - 1
 
-/* A constant whose value OpenCL leaves open: clvm's value is used. */
-static void warn_notes(A *a, const node *n, int notes)
+/* An operation on constants whose value OpenCL leaves to the device: it is
+ * computed when the kernel runs, where the profile decides. (The REPL,
+ * which folds nothing, reports the run's note instead.) */
+static void warn_kept(A *a, const node *n, int notes)
 {
+    if (a->nofold)
+        return;
     for (unsigned id = 0; notes > 0 && id < NOTE_COUNT; id++)
         if (notes & 1 << id)
-            asm_warning(a, n->col, n->end, "%s result (%s): %s "
+            asm_warning(a, n->col, n->end, "%s result (%s): %s; computed "
+                        "when the kernel runs, as the profile says "
                         "(docs/semantics.md)", note_kind((enum note_id)id),
                         note_name((enum note_id)id),
                         note_what((enum note_id)id));
 }
 
-/* Constant integer arithmetic that OpenCL leaves unspecified or undefined
- * (x / 0, MIN / -1, signed overflow) folds to clvm's value, as the VM
- * would compute it; say so, since no run-time note will. */
-static void fold_note(A *a, node *n, enum ty_scalar s, uint64_t x, uint64_t y)
+/* The notes of integer op (x / 0, MIN / -1, signed overflow) on constants
+ * x, y of type s; unary minus is 0 - y. */
+static int op_notes(int op, enum ty_scalar s, uint64_t x, uint64_t y)
 {
     static const uint8_t pa[][2] = {{P_ADD, PA_ADD}, {P_SUB, PA_SUB},
                                     {P_MUL, PA_MUL}};
     uint8_t bx[8], by[8], d[8];
-    int notes = 0;
     if (ty_is_float(s))
-        return;
+        return 0;
     ty_put_bits(bx, ty_scalar_size(s), x);
     ty_put_bits(by, ty_scalar_size(s), y);
-    if (n->op == P_DIV || n->op == P_MOD)
-        notes = prof_divrem(PROF_CLVM, s, n->op == P_MOD, d, bx, by);
+    if (op == P_DIV || op == P_MOD)
+        return prof_divrem(PROF_CLVM, s, op == P_MOD, d, bx, by);
     for (unsigned k = 0; k < sizeof pa / sizeof pa[0]; k++)
-        if (pa[k][0] == n->op && ty_is_signed(s))
-            notes = prof_arith(PROF_CLVM, s, (enum prof_arith)pa[k][1], d,
-                               bx, by);
-    warn_notes(a, n, notes);
+        if (pa[k][0] == op && ty_is_signed(s))
+            return prof_arith(PROF_CLVM, s, (enum prof_arith)pa[k][1], d, bx,
+                              by);
+    return 0;
+}
+
+int fold_kept(A *a, node *n)
+{
+    node *l = n->a, *r = n->kind == N_BINARY ? n->b : NULL;
+    if (n->op != P_DIV && n->op != P_MOD && n->op != P_ADD &&
+        n->op != P_SUB && n->op != P_MUL)
+        return 0;
+    if (!r && n->op != P_SUB)
+        return 0;
+    if (!fold_nat(a, l) || (r && !fold_nat(a, r)))
+        return -1;
+    ty_t c = r ? lit_common(l->litt, r->litt) : l->litt;
+    enum ty_scalar cs = (enum ty_scalar)c.s;
+    uint64_t x = r ? lit_convert(cs, (enum ty_scalar)l->litt.s, l->litv) : 0;
+    uint64_t y = r ? lit_convert(cs, (enum ty_scalar)r->litt.s, r->litv)
+                   : l->litv;
+    int notes = op_notes(n->op, cs, x, y);
+    if (notes)
+        warn_kept(a, n, notes);
+    return notes;
 }
 
 /* ---- literal-only trees, in C's types ---- */
@@ -148,8 +175,6 @@ static bool nat_binary(A *a, node *n)
             why = "clvm has no arithmetic on half (convert to float)";
         else
             why = lit_binop(n->op, (enum ty_scalar)c.s, x, y, &z);
-        if (!why)
-            fold_note(a, n, (enum ty_scalar)c.s, x, y);
     }
     }
     if (why) {
@@ -185,8 +210,6 @@ bool fold_nat(A *a, node *n)
         else
             why = lit_unop(n->op, (enum ty_scalar)n->litt.s, n->a->litv,
                            &n->litv);
-        if (!why && n->op == P_SUB)
-            fold_note(a, n, (enum ty_scalar)n->litt.s, 0, n->a->litv);
         break;
     case N_BINARY:
         ok = nat_binary(a, n);
@@ -304,24 +327,35 @@ void fold_cast(A *a, node *n, const node *c)
 {
     enum ty_scalar d = (enum ty_scalar)n->x.t.s, s = (enum ty_scalar)c->x.t.s;
     uint8_t sb[8], db[8];
+    ty_put_bits(sb, ty_scalar_size(s), c->vv[0]);
+    int notes = cv_scalar(d, s, db, sb, false, cv_default_round(d));
+    if (notes) {
+        warn_kept(a, n, notes);
+        return;
+    }
     n->vv[0] = lit_convert(d, s, c->vv[0]);
     n->isconst = true;
-    ty_put_bits(sb, ty_scalar_size(s), c->vv[0]);
-    warn_notes(a, n, cv_scalar(d, s, db, sb, false, cv_default_round(d)));
 }
 
-void fold_convert(node *n, const node *c)
+void fold_convert(A *a, node *n, const node *c)
 {
     ty_t t = n->x.t, s = c->x.t;
     enum rnd r = n->bi.has_round ? n->bi.round
                                  : cv_default_round((enum ty_scalar)t.s);
+    uint64_t v[TY_MAXLANES];
+    int notes = 0;
     for (unsigned i = 0; i < t.n; i++) {
         uint64_t hs = 0, hd = 0;
         lit_host_put(&hs, (enum ty_scalar)s.s, 0, c->vv[i]);
-        cv_scalar((enum ty_scalar)t.s, (enum ty_scalar)s.s, &hd, &hs,
-                  n->bi.sat, r);
-        n->vv[i] = lit_host_get(&hd, (enum ty_scalar)t.s, 0);
+        notes |= cv_scalar((enum ty_scalar)t.s, (enum ty_scalar)s.s, &hd, &hs,
+                           n->bi.sat, r);
+        v[i] = lit_host_get(&hd, (enum ty_scalar)t.s, 0);
     }
+    if (notes) {
+        warn_kept(a, n, notes);
+        return;
+    }
+    memcpy(n->vv, v, t.n * sizeof v[0]);
     n->isconst = true;
 }
 

@@ -426,12 +426,16 @@ int rc_compare(repl *r, char *args)
     vm_trap trap[PROF_COUNT];
     if (!*args)
         return repl_err(r, "compare needs an expression");
+    bc_module m;
+    uint32_t reg;
+    if (compile(r, args, &m, &reg, &t))   /* once: its warnings once */
+        return -1;
     for (int p = 0; p < PROF_COUNT; p++) {
-        rc[p] = evaluate(r, args, p, &t, bits[p], &notes[p], &trap[p]);
-        if (rc[p] == -2)
-            return -1;
+        notes[p] = 0;
+        rc[p] = execute(r, &m, reg, t, p, bits[p], &notes[p], &trap[p]);
         all |= notes[p];
     }
+    bc_free(&m);
     char text[VAL_TEXT_MAX], hex[VAL_TEXT_MAX], tn[TY_NAME_MAX];
     for (int p = 0; p < PROF_COUNT; p++) {
         printf("%-7s ", prof_name((enum prof_id)p));
