@@ -38,15 +38,6 @@ bool check_int_scalar(A *a, node *n, const char *what)
     return true;
 }
 
-static bool no_half(A *a, node *n, ty_t t, const char *what)
-{
-    if (t.s != TY_HALF)
-        return true;
-    asm_error_node(a, n, "%s: clvm has no arithmetic on half (load with "
-                   "vload_half to float, or convert_float)", what);
-    return false;
-}
-
 static bool check_cast(A *a, node *n)
 {
     char b1[48];
@@ -432,7 +423,7 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
     }
     *tp = t;
     n->x.cls = impl && t.n == 1 ? X_IMPL : X_VAL;
-    return no_half(a, n, t, name);
+    return conv_no_half(a, n, t, name);
 }
 
 _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,

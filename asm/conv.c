@@ -258,7 +258,7 @@ bool conv_unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t)
     return false;
 }
 
-static bool no_half(A *a, node *n, ty_t t, const char *what)
+bool conv_no_half(A *a, node *n, ty_t t, const char *what)
 {
     if (t.s != TY_HALF)
         return true;
@@ -526,7 +526,7 @@ static bool logic(A *a, node *n)
     ty_t t;
     uint8_t cls;
     if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls) ||
-        !no_half(a, n, t, op))
+        !conv_no_half(a, n, t, op))
         return false;
     n->x = (xty){ty_signed(t), X_VAL, 0, false};
     return true;
@@ -647,7 +647,7 @@ bool conv_binary(A *a, node *n)
     ty_t t;
     uint8_t cls;
     if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls) ||
-        !no_half(a, n, t, op))
+        !conv_no_half(a, n, t, op))
         return false;
     if (oc == O_INT && !is_int(t)) {
         asm_error_node(a, n, "'%s' needs integer operands, not %s", op,
@@ -691,7 +691,7 @@ bool conv_unary(A *a, node *n)
                 return false;
             return conv_binary(a, n);
         }
-        if (!no_half(a, n, c->x.t, op))
+        if (!conv_no_half(a, n, c->x.t, op))
             return false;
         n->x = (xty){ty_signed(c->x.t), c->x.t.n > 1 ? X_VAL : X_BOOL, 0,
                      false};
@@ -705,7 +705,7 @@ bool conv_unary(A *a, node *n)
                   : c->x.cls == X_SIZE ? X_SIZE : X_IMPL;
     ty_t t = c->x.cls == X_SIZE ? TY(TY_ULONG, 1)
              : c->x.cls == X_BOOL ? TY(TY_INT, 1) : c->x.t;
-    if (n->op != P_ADD && !no_half(a, n, t, op))
+    if (n->op != P_ADD && !conv_no_half(a, n, t, op))
         return false;
     if (n->op == P_TILDE && !is_int(t)) {
         asm_error_node(a, n, "'~' needs an integer operand, not %s",
