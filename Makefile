@@ -29,7 +29,11 @@ CFLAGS  ?= $(OPT) -g
 # CFLAGS is the user's (a sanitizer build sets it); what the project needs
 # is added here so no command line can drop it. No FP contraction anywhere:
 # a*b+c must round twice, as our documented mad and the vectors expect.
-ALL_CFLAGS = $(CFLAGS) -std=c11 $(WARN) -ffp-contract=off \
+# -fPIC: the same objects make the ICD library; hidden visibility keeps
+# that library's exports to the ICD entry points (and costs the
+# executables nothing).
+ALL_CFLAGS = $(CFLAGS) -std=c11 $(WARN) -ffp-contract=off -fPIC \
+           -fvisibility=hidden \
            $(if $(filter switch,$(DISPATCH)),-DCLVM_SWITCH_DISPATCH)
 # The interpreter's handler loops must vectorise (ARCHITECTURE.md).
 VEC     ?= -O3
@@ -53,7 +57,19 @@ LIB      := $(BUILD)/libclvm.a
 # it.
 NATIVE_LIB := tests/native/libclvmtest.so
 
-all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN) $(NATIVE_LIB)
+# The OpenCL platform (tools/ocl/): a vendor library for the ICD loader.
+# -Bsymbolic: its own calls (the dispatch table too) must reach its own
+# functions, not the loader's exports of the same names.
+OCL_SRC  := $(wildcard tools/ocl/*.c)
+OCL_OBJ  := $(OCL_SRC:%.c=$(BUILD)/obj/%.o)
+ICD      := $(BUILD)/libclvm-icd.so
+
+all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN) $(NATIVE_LIB) $(ICD)
+
+$(ICD): $(OCL_OBJ) $(LIB)
+	$(CC) -shared $(ALL_CFLAGS) $(LDFLAGS) -Wl,-z,defs -Wl,-Bsymbolic \
+	  $(OCL_OBJ) $(LIB) \
+	  $(LDLIBS) -o $@
 
 $(NATIVE_LIB): $(wildcard tests/native/*.c)
 	$(CC) -std=c11 $(WARN) -O1 -fPIC -shared $^ -o $@
@@ -77,6 +93,9 @@ $(BUILD)/demo: $(BUILD)/obj/tools/demo.o $(LIB)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The platform's test is a host program: through the ICD loader.
+$(BUILD)/tests/test_ocl: LDLIBS += -lOpenCL
 
 # The exhaustive check is always optimised: it walks 2^32 inputs.
 $(BUILD)/exhaustive: tests/exhaustive.c $(TLIB_SRC) $(LIB)

@@ -1,0 +1,321 @@
+/* clvm as an OpenCL platform, driven as a host program drives it: through
+ * the Khronos ICD loader, with build/libclvm-icd.so as the only vendor.
+ * Covers discovery, buffers, a program of clvm IR, launches, events,
+ * error codes of bad calls, traps failing the event, and CLVM_PROFILE. */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/lib/test.h"
+
+static cl_platform_id plat;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue q;
+
+static const char *ir =
+    "kernel scale(global float *x, float k)\n"
+    "    uint i = get_global_id(0)\n"
+    "    x[i] = x[i] * k\n"
+    "end\n"
+    "kernel oob(global int *x)\n"
+    "    x[get_global_id(0) + 4] = 1\n"
+    "end\n"
+    "kernel div(global int *x, int d)\n"
+    "    x[0] = 5 / d\n"
+    "end\n"
+    "kernel sum(global int *x, local int *t)\n"
+    "    uint l = get_local_id(0)\n"
+    "    t[l] = x[get_global_id(0)]\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE)\n"
+    "    if l == 0\n"
+    "        x[get_global_id(0)] = t[0] + t[1] + t[2] + t[3]\n"
+    "    end\n"
+    "end\n";
+
+static cl_program build(const char *src, cl_int *err)
+{
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, err);
+    if (*err == CL_SUCCESS)
+        *err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+    return p;
+}
+
+static void discovery(void)
+{
+    cl_uint n = 0;
+    char name[64] = "";
+    CHECK(clGetPlatformIDs(1, &plat, &n) == CL_SUCCESS && n == 1,
+          "one platform");
+    clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof name, name, NULL);
+    CHECK(!strcmp(name, "clvm"), "platform name %s", name);
+    CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL) ==
+              CL_DEVICE_NOT_FOUND, "no GPU");
+    CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, &n) ==
+              CL_SUCCESS && n == 1, "one device");
+    cl_device_type t = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    CHECK(t == CL_DEVICE_TYPE_CPU, "a CPU device");
+    cl_bool img = CL_TRUE;
+    clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL);
+    CHECK(!img, "no images");
+    char small[2];
+    CHECK(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof small, small, NULL) ==
+              CL_INVALID_VALUE, "too small a buffer");
+    CHECK(clGetDeviceInfo(dev, 0x7fff, 0, NULL, NULL) == CL_INVALID_VALUE,
+          "unknown query");
+    CHECK(clGetDeviceInfo((cl_device_id)plat, CL_DEVICE_NAME, 0, NULL,
+                          NULL) == CL_INVALID_DEVICE, "a platform is no device");
+    cl_int e;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    CHECK(e == CL_SUCCESS, "context: %d", e);
+    q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &e);
+    CHECK(e == CL_SUCCESS, "queue: %d", e);
+    CHECK(!clCreateCommandQueue(ctx, dev, 1u << 20, &e) &&
+              e == CL_INVALID_VALUE, "bad queue property");
+}
+
+static void run_scale(void)
+{
+    cl_int e;
+    float x[8] = {0, 1, 2, 3, 4, 5, 6, 7}, k = 2.5f;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    CHECK(e == CL_SUCCESS, "buffer %d", e);
+    cl_program p = build(ir, &e);
+    CHECK(e == CL_SUCCESS, "build %d", e);
+    cl_kernel kn = clCreateKernel(p, "scale", &e);
+    CHECK(e == CL_SUCCESS, "kernel %d", e);
+    CHECK(clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, NULL, 0,
+                                 NULL, NULL) == CL_INVALID_KERNEL_ARGS,
+          "arguments not set");
+    clSetKernelArg(kn, 0, sizeof b, &b);
+    CHECK(clSetKernelArg(kn, 1, sizeof(double), &k) == CL_INVALID_ARG_SIZE,
+          "a double for a float");
+    CHECK(clSetKernelArg(kn, 2, sizeof k, &k) == CL_INVALID_ARG_INDEX,
+          "no third argument");
+    clSetKernelArg(kn, 1, sizeof k, &k);
+    cl_event ev;
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, (size_t[]){3},
+                               0, NULL, NULL);
+    CHECK(e == CL_INVALID_WORK_GROUP_SIZE, "8 %% 3: %d", e);
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, (size_t[]){4},
+                               0, NULL, &ev);
+    CHECK(e == CL_SUCCESS, "launch %d", e);
+    float y[8];
+    e = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof y, y, 1, &ev, NULL);
+    CHECK(e == CL_SUCCESS, "read %d", e);
+    for (int i = 0; i < 8; i++)
+        CHECK(y[i] == 2.5f * (float)i, "y[%d] = %g", i, y[i]);
+    cl_int st = 1;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
+                   NULL);
+    CHECK(st == CL_COMPLETE, "event complete: %d", st);
+    cl_ulong t0 = 0, t1 = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
+                            NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
+                            NULL);
+    CHECK(t0 && t1 >= t0, "profiling times %llu %llu",
+          (unsigned long long)t0, (unsigned long long)t1);
+    clReleaseEvent(ev);
+    clReleaseKernel(kn);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+}
+
+static void local_memory(void)
+{
+    cl_int e, x[8] = {1, 2, 3, 4, 10, 20, 30, 40};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof x, x, &e);
+    cl_program p = build(ir, &e);
+    cl_kernel kn = clCreateKernel(p, "sum", &e);
+    clSetKernelArg(kn, 0, sizeof b, &b);
+    CHECK(clSetKernelArg(kn, 1, 16, &b) == CL_INVALID_ARG_VALUE,
+          "a local argument takes no value");
+    clSetKernelArg(kn, 1, 4 * sizeof(cl_int), NULL);
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, (size_t[]){4},
+                               0, NULL, NULL);
+    CHECK(e == CL_SUCCESS, "launch %d", e);
+    clFinish(q);
+    /* USE_HOST_PTR: the host's own array holds the result */
+    CHECK(x[0] == 10 && x[4] == 100, "sums %d %d", x[0], x[4]);
+    clReleaseKernel(kn);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+}
+
+static void buffers(void)
+{
+    cl_int e;
+    CHECK(!clCreateBuffer(ctx, 0, 0, NULL, &e) && e == CL_INVALID_BUFFER_SIZE,
+          "zero size");
+    CHECK(!clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 16, NULL, &e) &&
+              e == CL_INVALID_HOST_PTR, "USE_HOST_PTR without a pointer");
+    CHECK(!clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 16,
+                          NULL, &e) && e == CL_INVALID_VALUE, "two accesses");
+    cl_mem b = clCreateBuffer(ctx, 0, 256, NULL, &e);
+    cl_uint pat = 0xdeadbeef, got[64];
+    e = clEnqueueFillBuffer(q, b, &pat, sizeof pat, 0, 256, 0, NULL, NULL);
+    CHECK(e == CL_SUCCESS, "fill %d", e);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, 256, got, 0, NULL, NULL);
+    CHECK(got[0] == pat && got[63] == pat, "filled");
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 200, 100, got, 0, NULL, NULL) ==
+              CL_INVALID_VALUE, "read past the end");
+    cl_buffer_region r = {128, 64};
+    cl_mem s = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+    CHECK(e == CL_SUCCESS, "sub-buffer %d", e);
+    cl_uint z = 7;
+    clEnqueueWriteBuffer(q, s, CL_TRUE, 0, 4, &z, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 128, 4, got, 0, NULL, NULL);
+    CHECK(got[0] == 7, "sub-buffer writes its parent: %u", got[0]);
+    r.origin = 3;
+    CHECK(!clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e) &&
+              e == CL_MISALIGNED_SUB_BUFFER_OFFSET, "misaligned sub-buffer");
+    cl_uint *m = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 128, 64, 0,
+                                    NULL, NULL, &e);
+    CHECK(e == CL_SUCCESS && m && m[0] == 7, "map");
+    CHECK(clEnqueueUnmapMemObject(q, b, m, 0, NULL, NULL) == CL_SUCCESS,
+          "unmap");
+    clReleaseMemObject(s);
+    clReleaseMemObject(b);
+}
+
+/* A user event holds a command back until it is set. */
+static void user_events(void)
+{
+    cl_int e, v = 5;
+    cl_event u = clCreateUserEvent(ctx, &e), w;
+    cl_mem b = clCreateBuffer(ctx, 0, 4, NULL, &e);
+    e = clEnqueueWriteBuffer(q, b, CL_FALSE, 0, 4, &v, 1, &u, &w);
+    CHECK(e == CL_SUCCESS, "write %d", e);
+    cl_int st = 0;
+    clGetEventInfo(w, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    CHECK(st == CL_QUEUED, "held back: %d", st);
+    clSetUserEventStatus(u, CL_COMPLETE);
+    CHECK(clWaitForEvents(1, &w) == CL_SUCCESS, "then it runs");
+    CHECK(clSetUserEventStatus(u, CL_COMPLETE) == CL_INVALID_OPERATION,
+          "set once only");
+    clReleaseEvent(u);
+    clReleaseEvent(w);
+    clReleaseMemObject(b);
+}
+
+/* A trap fails the command's event; no memory is corrupted. */
+static void traps(void)
+{
+    cl_int e, x[4] = {0};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    cl_program p = build(ir, &e);
+    cl_kernel kn = clCreateKernel(p, "oob", &e);
+    clSetKernelArg(kn, 0, sizeof b, &b);
+    cl_event ev;
+    fprintf(stderr, "(the next trap message is expected)\n");
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){4}, NULL, 0, NULL,
+                               &ev);
+    CHECK(e == CL_SUCCESS, "enqueued %d", e);
+    CHECK(clWaitForEvents(1, &ev) ==
+              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "wait fails");
+    cl_int st = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    CHECK(st < 0, "negative status %d", st);
+    clReleaseEvent(ev);
+    clReleaseKernel(kn);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+}
+
+/* CLVM_PROFILE decides implementation-defined results: 5 / 0. */
+static void profiles(void)
+{
+    static const struct { const char *prof; cl_int want; } c[] = {
+        {"clvm", 0}, {"pocl", 5}};
+    for (unsigned i = 0; i < 2; i++) {
+        cl_int e, x = -1, d = 0;
+        setenv("CLVM_PROFILE", c[i].prof, 1);
+        cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 4, &x, &e);
+        cl_program p = build(ir, &e);
+        cl_kernel kn = clCreateKernel(p, "div", &e);
+        clSetKernelArg(kn, 0, sizeof b, &b);
+        clSetKernelArg(kn, 1, sizeof d, &d);
+        clEnqueueTask(q, kn, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, &x, 0, NULL, NULL);
+        CHECK(x == c[i].want, "%s: 5 / 0 = %d", c[i].prof, x);
+        clReleaseKernel(kn);
+        clReleaseProgram(p);
+        clReleaseMemObject(b);
+    }
+    unsetenv("CLVM_PROFILE");
+}
+
+static void bad_programs(void)
+{
+    cl_int e;
+    cl_program p = build("kernel k(global int *x)\n    x[0] = y\nend\n", &e);
+    CHECK(e == CL_BUILD_PROGRAM_FAILURE, "build fails: %d", e);
+    char log[512] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(strstr(log, "program:2:"), "the log names the line: %s", log);
+    CHECK(!clCreateKernel(p, "k", &e) && e == CL_INVALID_PROGRAM_EXECUTABLE,
+          "no kernel from a failed build");
+    clReleaseProgram(p);
+    const unsigned char junk[] = "not bytecode";
+    size_t len = sizeof junk;
+    const unsigned char *bins[] = {junk};
+    CHECK(!clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &e) &&
+              e == CL_INVALID_BINARY, "a binary that is not clvm's");
+}
+
+/* A program's binary builds again into the same kernels. */
+static void binaries(void)
+{
+    cl_int e;
+    cl_program p = build(ir, &e);
+    size_t len = 0;
+    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len);
+    clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    const unsigned char *bins[] = {bin};
+    cl_program p2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL,
+                                              &e);
+    CHECK(e == CL_SUCCESS, "from binary %d", e);
+    CHECK(clBuildProgram(p2, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS,
+          "build binary");
+    char names[64] = "";
+    clGetProgramInfo(p2, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+    CHECK(!strcmp(names, "scale;oob;div;sum"), "kernels %s", names);
+    free(bin);
+    clReleaseProgram(p2);
+    clReleaseProgram(p);
+}
+
+int main(int argc, char **argv)
+{
+    /* the library next to this test's folder, and nothing else */
+    char path[4096], *dir = strdup(argv[0]);
+    snprintf(path, sizeof path, "%s/../libclvm-icd.so", dirname(dir));
+    free(dir);
+    if (access(path, R_OK)) {
+        printf("no %s\n", path);
+        return t_summary("ocl");
+    }
+    setenv("OCL_ICD_VENDORS", path, 1);
+    RUN(discovery);
+    if (ctx) {
+        RUN(run_scale);
+        RUN(local_memory);
+        RUN(buffers);
+        RUN(user_events);
+        RUN(traps);
+        RUN(profiles);
+        RUN(bad_programs);
+        RUN(binaries);
+        clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
+    }
+    return t_summary("ocl");
+}
