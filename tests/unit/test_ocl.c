@@ -3,8 +3,10 @@
  * Covers discovery, buffers, a program of clvm IR, launches, events,
  * error codes of bad calls, traps failing the event, and CLVM_PROFILE. */
 #define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <CL/cl_icd.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,106 @@ static const char *ir =
     "        x[get_global_id(0)] = t[0] + t[1] + t[2] + t[3]\n"
     "    end\n"
     "end\n";
+
+/* Every OpenCL 1.2 entry point of CL/cl.h: none may be missing from the
+ * dispatch table, where the loader would call a null pointer. */
+#define CL12_ENTRY_POINTS(X) \
+    X(clGetPlatformIDs) \
+    X(clGetPlatformInfo) \
+    X(clGetDeviceIDs) \
+    X(clGetDeviceInfo) \
+    X(clCreateSubDevices) \
+    X(clRetainDevice) \
+    X(clReleaseDevice) \
+    X(clCreateContext) \
+    X(clCreateContextFromType) \
+    X(clRetainContext) \
+    X(clReleaseContext) \
+    X(clGetContextInfo) \
+    X(clRetainCommandQueue) \
+    X(clReleaseCommandQueue) \
+    X(clGetCommandQueueInfo) \
+    X(clCreateBuffer) \
+    X(clCreateSubBuffer) \
+    X(clCreateImage) \
+    X(clRetainMemObject) \
+    X(clReleaseMemObject) \
+    X(clGetSupportedImageFormats) \
+    X(clGetMemObjectInfo) \
+    X(clGetImageInfo) \
+    X(clSetMemObjectDestructorCallback) \
+    X(clRetainSampler) \
+    X(clReleaseSampler) \
+    X(clGetSamplerInfo) \
+    X(clCreateProgramWithSource) \
+    X(clCreateProgramWithBinary) \
+    X(clCreateProgramWithBuiltInKernels) \
+    X(clRetainProgram) \
+    X(clReleaseProgram) \
+    X(clBuildProgram) \
+    X(clCompileProgram) \
+    X(clLinkProgram) \
+    X(clUnloadPlatformCompiler) \
+    X(clGetProgramInfo) \
+    X(clGetProgramBuildInfo) \
+    X(clCreateKernel) \
+    X(clCreateKernelsInProgram) \
+    X(clRetainKernel) \
+    X(clReleaseKernel) \
+    X(clSetKernelArg) \
+    X(clGetKernelInfo) \
+    X(clGetKernelArgInfo) \
+    X(clGetKernelWorkGroupInfo) \
+    X(clWaitForEvents) \
+    X(clGetEventInfo) \
+    X(clCreateUserEvent) \
+    X(clRetainEvent) \
+    X(clReleaseEvent) \
+    X(clSetUserEventStatus) \
+    X(clSetEventCallback) \
+    X(clGetEventProfilingInfo) \
+    X(clFlush) \
+    X(clFinish) \
+    X(clEnqueueReadBuffer) \
+    X(clEnqueueReadBufferRect) \
+    X(clEnqueueWriteBuffer) \
+    X(clEnqueueWriteBufferRect) \
+    X(clEnqueueFillBuffer) \
+    X(clEnqueueCopyBuffer) \
+    X(clEnqueueCopyBufferRect) \
+    X(clEnqueueReadImage) \
+    X(clEnqueueWriteImage) \
+    X(clEnqueueFillImage) \
+    X(clEnqueueCopyImage) \
+    X(clEnqueueCopyImageToBuffer) \
+    X(clEnqueueCopyBufferToImage) \
+    X(clEnqueueMapBuffer) \
+    X(clEnqueueMapImage) \
+    X(clEnqueueUnmapMemObject) \
+    X(clEnqueueMigrateMemObjects) \
+    X(clEnqueueNDRangeKernel) \
+    X(clEnqueueNativeKernel) \
+    X(clEnqueueMarkerWithWaitList) \
+    X(clEnqueueBarrierWithWaitList) \
+    X(clGetExtensionFunctionAddressForPlatform) \
+    X(clCreateImage2D) \
+    X(clCreateImage3D) \
+    X(clEnqueueMarker) \
+    X(clEnqueueWaitForEvents) \
+    X(clEnqueueBarrier) \
+    X(clUnloadCompiler) \
+    X(clGetExtensionFunctionAddress) \
+    X(clCreateCommandQueue) \
+    X(clCreateSampler) \
+    X(clEnqueueTask) \
+
+static void dispatch_table(void)
+{
+    const struct _cl_icd_dispatch *t = *(const struct _cl_icd_dispatch **)plat;
+#define X(f) CHECK(t->f, "no " #f " in the dispatch table");
+    CL12_ENTRY_POINTS(X)
+#undef X
+}
 
 static cl_program build(const char *src, cl_int *err)
 {
@@ -293,6 +395,79 @@ static void binaries(void)
     clReleaseProgram(p);
 }
 
+/* A 2x3 box out of a 4x4 byte matrix, written back one row lower. */
+static void rects(void)
+{
+    cl_int e;
+    unsigned char m[16], out[6];
+    for (int i = 0; i < 16; i++)
+        m[i] = (unsigned char)i;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 16, m, &e);
+    size_t bo[3] = {1, 1, 0}, ho[3] = {0, 0, 0}, region[3] = {2, 3, 1};
+    e = clEnqueueReadBufferRect(q, b, CL_TRUE, bo, ho, region, 4, 0, 2, 0,
+                                out, 0, NULL, NULL);
+    CHECK(e == CL_SUCCESS, "read rect %d", e);
+    CHECK(out[0] == 5 && out[1] == 6 && out[2] == 9 && out[5] == 14,
+          "box %u %u %u %u", out[0], out[1], out[2], out[5]);
+    size_t so[3] = {0, 0, 0}, dor[3] = {2, 0, 0}, r2[3] = {2, 4, 1};
+    e = clEnqueueCopyBufferRect(q, b, b, so, dor, r2, 4, 0, 4, 0, 0, NULL,
+                                NULL);
+    CHECK(e == CL_MEM_COPY_OVERLAP, "overlapping copy in one buffer: %d", e);
+    region[0] = 5;
+    CHECK(clEnqueueReadBufferRect(q, b, CL_TRUE, bo, ho, region, 4, 0, 0, 0,
+                                  out, 0, NULL, NULL) == CL_INVALID_VALUE,
+          "a row wider than its pitch");
+    clReleaseMemObject(b);
+}
+
+/* Compile two IR programs apart, link them into one. */
+static void compile_link(void)
+{
+    cl_int e;
+    const char *a = "kernel one(global int *x)\n    x[0] = 1\nend\n";
+    const char *b = "kernel two(global int *x)\n    x[0] = 2\nend\n";
+    cl_program pa = clCreateProgramWithSource(ctx, 1, &a, NULL, &e);
+    cl_program pb = clCreateProgramWithSource(ctx, 1, &b, NULL, &e);
+    CHECK(clCompileProgram(pa, 0, NULL, "", 0, NULL, NULL, NULL, NULL) ==
+              CL_SUCCESS, "compile a");
+    CHECK(clCompileProgram(pb, 0, NULL, "", 0, NULL, NULL, NULL, NULL) ==
+              CL_SUCCESS, "compile b");
+    cl_program ps[] = {pa, pb};
+    cl_program l = clLinkProgram(ctx, 0, NULL, "", 2, ps, NULL, NULL, &e);
+    CHECK(e == CL_SUCCESS, "link %d", e);
+    char names[32] = "";
+    clGetProgramInfo(l, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+    CHECK(!strcmp(names, "one;two"), "linked kernels %s", names);
+    cl_kernel k = clCreateKernel(l, "two", &e);
+    char an[16] = "", tn[16] = "";
+    cl_kernel_arg_address_qualifier aq = 0;
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof an, an, NULL);
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL);
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                       NULL);
+    CHECK(!strcmp(an, "x") && !strcmp(tn, "int*") &&
+              aq == CL_KERNEL_ARG_ADDRESS_GLOBAL, "arg info %s %s", an, tn);
+    clReleaseKernel(k);
+    clReleaseProgram(l);
+    clReleaseProgram(pa);
+    clReleaseProgram(pb);
+}
+
+/* No image support: no formats, no images, no samplers. */
+static void no_images(void)
+{
+    cl_uint n = 9;
+    cl_int e;
+    CHECK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY,
+                                     CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n) ==
+              CL_SUCCESS && n == 0, "no formats");
+    cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+    CHECK(!clCreateImage2D(ctx, 0, &f, 4, 4, 0, NULL, &e) &&
+              e == CL_INVALID_OPERATION, "no image");
+    CHECK(!clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST,
+                           &e) && e == CL_INVALID_OPERATION, "no sampler");
+}
+
 int main(int argc, char **argv)
 {
     /* the library next to this test's folder, and nothing else */
@@ -306,6 +481,7 @@ int main(int argc, char **argv)
     setenv("OCL_ICD_VENDORS", path, 1);
     RUN(discovery);
     if (ctx) {
+        RUN(dispatch_table);
         RUN(run_scale);
         RUN(local_memory);
         RUN(buffers);
@@ -314,6 +490,9 @@ int main(int argc, char **argv)
         RUN(profiles);
         RUN(bad_programs);
         RUN(binaries);
+        RUN(rects);
+        RUN(compile_link);
+        RUN(no_images);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

@@ -8,30 +8,48 @@
 /* The entry points clvm implements: one list, for the table. */
 #define OCL_ENTRY_POINTS(X) \
     X(BuildProgram) \
+    X(CompileProgram) \
     X(CreateBuffer) \
     X(CreateCommandQueue) \
     X(CreateContext) \
     X(CreateContextFromType) \
+    X(CreateImage) \
+    X(CreateImage2D) \
+    X(CreateImage3D) \
     X(CreateKernel) \
     X(CreateKernelsInProgram) \
     X(CreateProgramWithBinary) \
+    X(CreateProgramWithBuiltInKernels) \
     X(CreateProgramWithSource) \
+    X(CreateSampler) \
     X(CreateSubBuffer) \
     X(CreateSubDevices) \
     X(CreateUserEvent) \
     X(EnqueueBarrier) \
     X(EnqueueBarrierWithWaitList) \
     X(EnqueueCopyBuffer) \
+    X(EnqueueCopyBufferRect) \
+    X(EnqueueCopyBufferToImage) \
+    X(EnqueueCopyImage) \
+    X(EnqueueCopyImageToBuffer) \
     X(EnqueueFillBuffer) \
+    X(EnqueueFillImage) \
     X(EnqueueMapBuffer) \
+    X(EnqueueMapImage) \
     X(EnqueueMarker) \
     X(EnqueueMarkerWithWaitList) \
+    X(EnqueueMigrateMemObjects) \
     X(EnqueueNDRangeKernel) \
+    X(EnqueueNativeKernel) \
     X(EnqueueReadBuffer) \
+    X(EnqueueReadBufferRect) \
+    X(EnqueueReadImage) \
     X(EnqueueTask) \
     X(EnqueueUnmapMemObject) \
     X(EnqueueWaitForEvents) \
     X(EnqueueWriteBuffer) \
+    X(EnqueueWriteBufferRect) \
+    X(EnqueueWriteImage) \
     X(Finish) \
     X(Flush) \
     X(GetCommandQueueInfo) \
@@ -40,12 +58,17 @@
     X(GetDeviceInfo) \
     X(GetEventInfo) \
     X(GetEventProfilingInfo) \
+    X(GetImageInfo) \
+    X(GetKernelArgInfo) \
     X(GetKernelInfo) \
     X(GetKernelWorkGroupInfo) \
     X(GetMemObjectInfo) \
     X(GetPlatformInfo) \
     X(GetProgramBuildInfo) \
     X(GetProgramInfo) \
+    X(GetSamplerInfo) \
+    X(GetSupportedImageFormats) \
+    X(LinkProgram) \
     X(ReleaseCommandQueue) \
     X(ReleaseContext) \
     X(ReleaseDevice) \
@@ -53,6 +76,7 @@
     X(ReleaseKernel) \
     X(ReleaseMemObject) \
     X(ReleaseProgram) \
+    X(ReleaseSampler) \
     X(RetainCommandQueue) \
     X(RetainContext) \
     X(RetainDevice) \
@@ -60,6 +84,7 @@
     X(RetainKernel) \
     X(RetainMemObject) \
     X(RetainProgram) \
+    X(RetainSampler) \
     X(SetCommandQueueProperty) \
     X(SetEventCallback) \
     X(SetKernelArg) \

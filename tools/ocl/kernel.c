@@ -312,3 +312,58 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k,
     size_t one = 1;
     return clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, nwait, wait, ev);
 }
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
+                                      cl_kernel_arg_info what, size_t size,
+                                      void *value, size_t *ret)
+{
+    if (!ocl_is(k, OCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    if (i >= k->nargs)
+        return CL_INVALID_ARG_INDEX;
+    const bc_module *m = &k->prog->mod;
+    const bc_kernel *bk = &m->kernels[k->index];
+    const bc_reg *r = param_reg(k, i);
+    static const cl_kernel_arg_address_qualifier aq[] = {
+        [BC_GLOBAL] = CL_KERNEL_ARG_ADDRESS_GLOBAL,
+        [BC_CONSTANT] = CL_KERNEL_ARG_ADDRESS_CONSTANT,
+        [BC_LOCAL] = CL_KERNEL_ARG_ADDRESS_LOCAL,
+        [BC_PRIVATE] = CL_KERNEL_ARG_ADDRESS_PRIVATE};
+    cl_kernel_arg_address_qualifier a =
+        r->kind == BC_REG_PTR ? aq[r->space] : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    cl_kernel_arg_access_qualifier acc = CL_KERNEL_ARG_ACCESS_NONE;
+    cl_kernel_arg_type_qualifier tq =
+        r->kind == BC_REG_PTR && ((r->flags & BC_REGF_CONSTPTR) ||
+                                  r->space == BC_CONSTANT)
+            ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE;
+    char tn[TY_NAME_MAX + 2];
+    switch (what) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        return ocl_info(size, value, ret, &a, sizeof a);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        return ocl_info(size, value, ret, &acc, sizeof acc);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        return ocl_info(size, value, ret, &tq, sizeof tq);
+    case CL_KERNEL_ARG_TYPE_NAME:
+        ty_name(r->type, tn);
+        if (r->kind == BC_REG_PTR)
+            strcat(tn, "*");
+        return ocl_info_str(size, value, ret, tn);
+    case CL_KERNEL_ARG_NAME:
+        return ocl_info_str(size, value, ret, bc_str(m, bk->params[i].name));
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q,
+                                         void (CL_CALLBACK *fn)(void *),
+                                         void *args, size_t cb,
+                                         cl_uint nmem, const cl_mem *mems,
+                                         const void **locs, cl_uint n,
+                                         const cl_event *wait, cl_event *ev)
+{
+    /* CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL */
+    return ocl_is(q, OCL_QUEUE) ? CL_INVALID_OPERATION
+                                : CL_INVALID_COMMAND_QUEUE;
+}

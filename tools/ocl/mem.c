@@ -350,3 +350,30 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m,
     return ocl_enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, NULL, NULL,
                        nwait, wait, ev, false);
 }
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n,
+                                              const cl_mem *mems,
+                                              cl_mem_migration_flags flags,
+                                              cl_uint nwait,
+                                              const cl_event *wait,
+                                              cl_event *ev)
+{
+    const cl_mem_migration_flags known =
+        CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    if (!ocl_is(q, OCL_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!n || !mems || (flags & ~known))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < n; i++) {
+        if (!ocl_is(mems[i], OCL_MEM))
+            return CL_INVALID_MEM_OBJECT;
+        if (mems[i]->ctx != q->ctx)
+            return CL_INVALID_CONTEXT;
+    }
+    cl_int e = ocl_check_waitlist(q->ctx, nwait, wait);
+    if (e != CL_SUCCESS)
+        return e;
+    /* one memory for host and device: nothing moves */
+    return ocl_enqueue(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NULL, NULL, NULL,
+                       nwait, wait, ev, false);
+}

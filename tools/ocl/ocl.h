@@ -154,6 +154,7 @@ struct _cl_program {
     size_t binary_len;
     bc_module mod;                       /* built: the verified module */
     bool built;
+    bool compiled;                       /* by clCompileProgram: linkable */
     cl_build_status status;
     char *options;
     char *log;

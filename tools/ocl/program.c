@@ -271,8 +271,10 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
         return CL_INVALID_PROGRAM;
     if (!ocl_is(d, OCL_DEVICE))
         return CL_INVALID_DEVICE;
-    cl_program_binary_type bt = p->built ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                         : CL_PROGRAM_BINARY_TYPE_NONE;
+    cl_program_binary_type bt =
+        p->compiled ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+        : p->built  ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                    : CL_PROGRAM_BINARY_TYPE_NONE;
     switch (what) {
     case CL_PROGRAM_BUILD_STATUS:
         return ocl_info(size, value, ret, &p->status, sizeof p->status);
@@ -285,4 +287,90 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
     default:
         return CL_INVALID_VALUE;
     }
+}
+
+/* clCompileProgram: the source is assembled to check it (the log says
+ * what is wrong); linking assembles the sources of its inputs as one. */
+cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n,
+                                    const cl_device_id *devs,
+                                    const char *options, cl_uint nh,
+                                    const cl_program *headers,
+                                    const char **names,
+                                    void (CL_CALLBACK *notify)(cl_program,
+                                                               void *),
+                                    void *data)
+{
+    if (!ocl_is(p, OCL_PROGRAM))
+        return CL_INVALID_PROGRAM;
+    if ((nh > 0) != (headers != NULL) || (nh > 0) != (names != NULL))
+        return CL_INVALID_VALUE;
+    if (!p->source)
+        return CL_INVALID_OPERATION;
+    cl_int e = clBuildProgram(p, n, devs, options, NULL, NULL);
+    if (e == CL_BUILD_PROGRAM_FAILURE)
+        e = CL_COMPILE_PROGRAM_FAILURE;
+    p->compiled = e == CL_SUCCESS;
+    if (notify)
+        notify(p, data);
+    return e;
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n,
+                                     const cl_device_id *devs,
+                                     const char *options, cl_uint np,
+                                     const cl_program *ps,
+                                     void (CL_CALLBACK *notify)(cl_program,
+                                                                void *),
+                                     void *data, cl_int *err)
+{
+    cl_int e = CL_SUCCESS;
+    size_t total = 0;
+    if (!ocl_is(ctx, OCL_CONTEXT))
+        e = CL_INVALID_CONTEXT;
+    else if (!np || !ps || (n > 0) != (devs != NULL) || (!notify && data))
+        e = CL_INVALID_VALUE;
+    for (cl_uint i = 0; e == CL_SUCCESS && i < np; i++)
+        if (!ocl_is(ps[i], OCL_PROGRAM))
+            e = CL_INVALID_PROGRAM;
+        else if (!ps[i]->compiled || !ps[i]->source)
+            e = CL_INVALID_OPERATION;   /* only compiled IR sources link */
+        else
+            total += ps[i]->source_len + 1;
+    cl_program p = NULL;
+    char *src = e == CL_SUCCESS ? malloc(total + 1) : NULL;
+    if (e == CL_SUCCESS && !src)
+        e = CL_OUT_OF_HOST_MEMORY;
+    if (src) {
+        size_t at = 0;
+        for (cl_uint i = 0; i < np; i++) {
+            memcpy(src + at, ps[i]->source, ps[i]->source_len);
+            at += ps[i]->source_len;
+            src[at++] = '\n';
+        }
+        src[at] = 0;
+        const char *one = src;
+        p = clCreateProgramWithSource(ctx, 1, &one, &at, &e);
+        free(src);
+    }
+    if (p) {
+        e = clBuildProgram(p, n, devs, options, NULL, NULL);
+        if (e == CL_BUILD_PROGRAM_FAILURE)
+            e = CL_LINK_PROGRAM_FAILURE;
+        if (notify)
+            notify(p, data);
+    }
+    if (err)
+        *err = e;
+    return p;
+}
+
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context ctx, cl_uint n, const cl_device_id *devs, const char *names,
+    cl_int *err)
+{
+    /* CL_DEVICE_BUILT_IN_KERNELS is empty: no name can be one */
+    if (err)
+        *err = ocl_is(ctx, OCL_CONTEXT) ? CL_INVALID_VALUE
+                                        : CL_INVALID_CONTEXT;
+    return NULL;
 }
