@@ -64,7 +64,8 @@ OCL_SRC  := $(wildcard tools/ocl/*.c)
 OCL_OBJ  := $(OCL_SRC:%.c=$(BUILD)/obj/%.o)
 ICD      := $(BUILD)/libclvm-icd.so
 
-all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN) $(NATIVE_LIB) $(ICD)
+all: $(LIB) $(BUILD)/clvm $(BUILD)/demo $(UNIT_BIN) $(NATIVE_LIB) $(ICD) \
+     $(BUILD)/examples/host_scale
 
 $(ICD): $(OCL_OBJ) $(LIB)
 	$(CC) -shared $(ALL_CFLAGS) $(LDFLAGS) -Wl,-z,defs -Wl,-Bsymbolic \
@@ -97,6 +98,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
 # The platform's test is a host program: through the ICD loader.
 $(BUILD)/tests/test_ocl: LDLIBS += -lOpenCL
 
+# The C host example (examples/host/), a golden case runs it on clvm.
+$(BUILD)/examples/host_scale: examples/host/scale.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -lOpenCL -o $@
+
 # The exhaustive check is always optimised: it walks 2^32 inputs.
 $(BUILD)/exhaustive: tests/exhaustive.c $(TLIB_SRC) $(LIB)
 	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g $^ $(LDLIBS) -o $@
@@ -126,6 +132,7 @@ demo: $(BUILD)/demo
 # Debian packages the build and the tests need (run as root or with sudo).
 DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
+        python3-pyopencl python3-pytest python3-numpy \
         tmux lcov gcovr clinfo
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \

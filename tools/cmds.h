@@ -12,7 +12,8 @@
     X(dis,     cmd_dis,     "print bytecode back as IR")                      \
     X(run,     cmd_run,     "run a kernel over an NDRange on real buffers")   \
     X(conform, cmd_conform, "run conformance vector files through the VM")   \
-    X(repl,    cmd_repl,    "evaluate expressions and step through kernels")
+    X(repl,    cmd_repl,    "evaluate expressions and step through kernels") \
+    X(exec,    cmd_exec,    "run a host program on clvm's OpenCL platform")
 
 #define X(name, fn, summary) int fn(int argc, char **argv);
 CLVM_COMMANDS(X)

@@ -5,7 +5,7 @@
 #   RUN: asm          clvm asm FILE -o TMP.bc
 #   RUN: dis [ARGS]   clvm asm FILE -o TMP.bc, then clvm dis ARGS TMP.bc
 #   RUN: clvm ARGS    clvm with ARGS split at spaces; %s is the case file,
-#                     %t a temporary path
+#                     %t a temporary path, %b the build folder
 #   RUN: repl ARGS    clvm repl --echo ARGS with the case file on stdin (a
 #                     scripted session: its output is the transcript)
 #
@@ -53,7 +53,7 @@ run_case() {
             >"$tmp/actual" 2>&1
         echo "exit: $?" >>"$tmp/actual" ;;
     clvm|clvm\ *)
-        args=$(printf '%s\n' "${cmd#clvm}" | sed "s|%s|$f|g; s|%t|$tmp/t|g")
+        args=$(printf '%s\n' "${cmd#clvm}" | sed "s|%s|$f|g; s|%t|$tmp/t|g; s|%b|$build|g")
         # shellcheck disable=SC2086
         "$clvm" $args >"$tmp/actual" 2>&1
         echo "exit: $?" >>"$tmp/actual" ;;
