@@ -138,6 +138,28 @@ deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the command, the platform
+# library, the man pages, and the ICD loader's vendor file, which goes to
+# /etc/OpenCL/vendors whatever PREFIX is (where the loader looks).
+PREFIX ?= /usr/local
+ICD_FILE := $(DESTDIR)/etc/OpenCL/vendors/clvm.icd
+INSTALLED := $(DESTDIR)$(PREFIX)/bin/clvm \
+             $(DESTDIR)$(PREFIX)/lib/clvm/libclvm-icd.so \
+             $(DESTDIR)$(PREFIX)/share/man/man1/clvm.1 \
+             $(DESTDIR)$(PREFIX)/share/man/man1/clvm-repl.1 $(ICD_FILE)
+install: $(BUILD)/clvm $(ICD)
+	install -D -m 755 $(BUILD)/clvm $(DESTDIR)$(PREFIX)/bin/clvm
+	install -D -m 644 $(ICD) $(DESTDIR)$(PREFIX)/lib/clvm/libclvm-icd.so
+	install -D -m 644 docs/man/clvm.1 $(DESTDIR)$(PREFIX)/share/man/man1/clvm.1
+	install -D -m 644 docs/man/clvm-repl.1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/clvm-repl.1
+	mkdir -p $(dir $(ICD_FILE))
+	echo $(PREFIX)/lib/clvm/libclvm-icd.so > $(ICD_FILE)
+
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/clvm 2>/dev/null
+
 clean:
 	rm -rf build
 
@@ -159,6 +181,6 @@ include bench/bench.mk
 help:
 	@sed -n '2,13p' Makefile
 
-.PHONY: all test sanitize check-exhaustive demo deps docs clean help
+.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The host examples (examples/host/) run on clvm's OpenCL platform through
+# make install / uninstall into a DESTDIR, and the host examples
+# (examples/host/) run on clvm's OpenCL platform through
 # `clvm exec`, their output compared with examples/host/NAME.out. The
 # pyopencl one is skipped, counted, where Python cannot load the library:
 # no pyopencl, or a sanitizer build (an ASan library cannot be loaded into
@@ -32,6 +33,22 @@ elif ! /usr/bin/python3 -c 'import pyopencl' 2>/dev/null; then
 else
     PYOPENCL_NO_CACHE=1 check scale_py "$build/clvm" exec /usr/bin/python3 \
         examples/host/scale.py
+fi
+# make install into a DESTDIR: every file there, the vendor file naming
+# the library by its installed path, the installed clvm finding it; and
+# make uninstall leaving nothing behind.
+d=$tmp/dest
+if make -s install BUILD="$build" PREFIX=/opt/clvm DESTDIR="$d" >"$tmp/inst" 2>&1 &&
+   [ -x "$d/opt/clvm/bin/clvm" ] && [ -f "$d/opt/clvm/lib/clvm/libclvm-icd.so" ] &&
+   [ -f "$d/opt/clvm/share/man/man1/clvm.1" ] &&
+   [ "$(cat "$d/etc/OpenCL/vendors/clvm.icd")" = /opt/clvm/lib/clvm/libclvm-icd.so ] &&
+   "$d/opt/clvm/bin/clvm" exec clinfo -l 2>&1 | grep -q 'Platform #0: clvm' &&
+   make -s uninstall BUILD="$build" PREFIX=/opt/clvm DESTDIR="$d" >>"$tmp/inst" 2>&1 &&
+   [ -z "$(find "$d" -type f)" ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL install"; cat "$tmp/inst"; find "$d" -type f
+    fail=$((fail + 1))
 fi
 echo "host: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
