@@ -39,7 +39,7 @@ CPPFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lffi -ledit) \
            -ldl -lm -lpthread
 
-LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c) \
+LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c asm/spirv/*.c) \
             $(filter-out tools/main.c tools/demo.c,$(wildcard tools/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TLIB_SRC := $(wildcard tests/lib/*.c)
