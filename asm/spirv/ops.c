@@ -94,12 +94,17 @@ static void binary(SX *x, const struct binop *o)
         sx_refuse(x, "internal error: operand kind of opcode %u",
                   spv_op(&x->m, x->at));
     enum ty_scalar vs = as_how(t, o->how);
+    /* NoSignedWrap: OpenCL C's signed arithmetic, whose overflow is
+     * undefined (the OVERFLOW note); without it the operation wraps. */
+    bool nsw = x->m.deco[spv_word(&x->m, x->at, 2)].nsw && o->how == 'b' &&
+               (o->base == BCB_ADD || o->base == BCB_SUB ||
+                o->base == BCB_MUL);
     ty_t rt = o->mask ? mask_of(t)
               : o->how == 'u' ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
               : sx_vty(x, spv_word(&x->m, x->at, 1));
     uint32_t d = sx_def(x, rt);
     uint32_t w[3] = {o->mask == 2 ? sx_temp(x, rt) : d, a, b};
-    sx_emit(x, (enum bc_base)o->base, vs, t.n, 0, w, 3);
+    sx_emit(x, (enum bc_base)o->base, vs, t.n, nsw ? BC_F_SIGNED : 0, w, 3);
     if (o->mask == 2)
         lnot(x, d, w[0]);
 }
@@ -124,9 +129,11 @@ static void unary(SX *x, enum bc_base base, char how)
 {
     uint32_t a = sx_reg(x, 3);
     ty_t t = sx_r(x, a)->type;
+    bool nsw = base == BCB_NEG && how == 'b' &&
+               x->m.deco[spv_word(&x->m, x->at, 2)].nsw;
     uint32_t w[2] = {sx_def(x, base == BCB_LNOT ? t : sx_vty(x,
                                 spv_word(&x->m, x->at, 1))), a};
-    sx_emit(x, base, as_how(t, how), t.n, 0, w, 2);
+    sx_emit(x, base, as_how(t, how), t.n, nsw ? BC_F_SIGNED : 0, w, 2);
 }
 
 /* OpIsNan ... : FTEST with the math table's relational functions. */
@@ -148,6 +155,14 @@ static void convert(SX *x, char src, char dst, bool sat)
         st.s = (uint8_t)as_how(st, src);
     if (dst != 'f')
         rt.s = (uint8_t)as_how(rt, dst);
+    /* Narrowing keeps the low bits whatever the signs: the source as it
+     * is, into the signed type (OpenCL C's (int)l more often than not). */
+    if (src == dst && src != 'f' && !sat && !x->m.deco[id].sat &&
+        ty_scalar_size((enum ty_scalar)rt.s) <
+            ty_scalar_size((enum ty_scalar)st.s)) {
+        st = sx_r(x, a)->type;
+        rt.s = (uint8_t)ty_signed_of((enum ty_scalar)rt.s);
+    }
     a = sx_as(x, a, st);
     const spv_deco *dc = &x->m.deco[id];
     sat |= dc->sat;
@@ -242,6 +257,14 @@ static void extract(SX *x)
 
 static void insert(SX *x)
 {
+    uint32_t vid = spv_id(&x->m, x->at, 4), vd = x->m.def[vid];
+    if (spv_wc(&x->m, x->at) == 6 && spv_op(&x->m, vd) == SpvOpUndef &&
+        spv_word(&x->m, x->at, 5) < sx_vty(x, spv_word(&x->m, vd, 1)).n) {
+        /* (T)(s) in -O0 code: insert, then shuffle component k everywhere */
+        x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){
+            (int32_t)sx_reg(x, 3), VK_SPLAT, spv_word(&x->m, x->at, 5)};
+        return;
+    }
     uint32_t obj = sx_reg(x, 3), vec = sx_reg(x, 4);
     uint32_t k = spv_word(&x->m, x->at, 5);
     ty_t t = sx_r(x, vec)->type;
@@ -254,6 +277,17 @@ static void insert(SX *x)
 
 static void shuffle(SX *x)
 {
+    spv_val *sv = sx_val(x, 3);
+    uint32_t wc = spv_wc(&x->m, x->at), same = sv->kind == VK_SPLAT;
+    for (uint32_t i = 5; i < wc && same; i++)
+        same = spv_word(&x->m, x->at, i) == sv->aux;
+    if (same && ty_valid_width(wc - 5)) {
+        ty_t st = sx_r(x, (uint32_t)sv->reg)->type;
+        uint32_t w[2] = {sx_def(x, TY(st.s, wc - 5)), (uint32_t)sv->reg};
+        sx_emit(x, BCB_SPLAT, ty_unsigned_of((enum ty_scalar)st.s), wc - 5, 0,
+                w, 2);
+        return;
+    }
     uint32_t a = sx_reg(x, 3), b = sx_reg(x, 4);
     uint32_t na = count_of(x, a), n = spv_wc(&x->m, x->at) - 5;
     ty_t t = sx_r(x, a)->type;
@@ -327,6 +361,11 @@ static void load(SX *x)
     }
     if (p->kind == VK_VAR && sx_r(x, (uint32_t)p->reg)->kind == BC_REG_PTR) {
         const bc_reg *pr = sx_r(x, (uint32_t)p->reg);
+        if (x->fr->alias[spv_word(&x->m, x->at, 2)]) {
+            x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){p->reg, VK_REG,
+                                                            0};
+            return;
+        }
         uint32_t w[3] = {sx_defptr(x, spv_word(&x->m, x->at, 2), pr->type,
                                    pr->space, pr->flags & BC_REGF_CONSTPTR,
                                    NULL), (uint32_t)p->reg,
@@ -337,6 +376,10 @@ static void load(SX *x)
     if (spv_typ(&x->m, x->at, rtid)->kind == SK_PTR)
         sx_refuse(x, "pointers stored in memory are not supported yet");
     ty_t t = sx_vty(x, rtid);
+    if (p->kind == VK_VAR && x->fr->alias[spv_word(&x->m, x->at, 2)]) {
+        x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){p->reg, VK_REG, 0};
+        return;
+    }
     if (p->kind == VK_VAR) {
         uint32_t w[2] = {sx_def(x, sx_r(x, (uint32_t)p->reg)->type),
                          (uint32_t)p->reg};
@@ -369,7 +412,9 @@ static void store(SX *x)
     }
     if (p->kind == VK_VAR) {
         uint32_t w[2] = {(uint32_t)p->reg, v};
-        sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 2);
+        if (v != (uint32_t)p->reg)   /* else computed into it already */
+            sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0,
+                    w, 2);
         return;
     }
     uint32_t base, idx;

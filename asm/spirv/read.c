@@ -112,8 +112,11 @@ static void decorate(spv_mod *m, uint32_t at)
             spv_fail(m, at, "FPRoundingMode %u is not one of RTE, RTZ, RTP, "
                      "RTN", r);
         x->rnd = (int8_t)r;
-    } else if (d == SpvDecorationSaturatedConversion)
+    } else if (d == SpvDecorationSaturatedConversion) {
         x->sat = true;
+    } else if (d == SpvDecorationNoSignedWrap) {
+        x->nsw = true;
+    }
 }
 
 /* An instruction of the module's preamble, before the first function. */
@@ -243,7 +246,7 @@ void spv_read(spv_mod *m)
     m->cidx = table(m, m->bound, sizeof *m->cidx);
     m->extset = table(m, m->bound, 1);
     for (uint32_t i = 0; i < m->bound; i++)
-        m->deco[i] = (spv_deco){-1, -1, false}, m->cidx[i] = -1;
+        m->deco[i] = (spv_deco){-1, -1, false, false}, m->cidx[i] = -1;
     /* Every instruction's extent and definitions first: decorations and
      * names may name ids defined later. */
     for (uint32_t at = 5; at < m->nw; at += spv_wc(m, at)) {

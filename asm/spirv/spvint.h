@@ -7,6 +7,8 @@
  *   types.c   types and constants of the module
  *   cfg.c     a function's control-flow graph -> a structured tree of
  *             if / loop / block / break / continue (the stackifier)
+ *   alias.c   the copies -O0 code needs not: loads that read a variable's
+ *             register, values computed straight into one
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
  *   ext.c     OpenCL.std extended instructions -> clvm operations
@@ -39,6 +41,7 @@ typedef struct {
     int32_t builtin;      /* SpvBuiltIn, or -1 */
     int8_t rnd;           /* SpvFPRoundingMode, or -1 */
     bool sat;             /* SaturatedConversion */
+    bool nsw;             /* NoSignedWrap: signed operands */
 } spv_deco;
 
 typedef struct {
@@ -184,6 +187,12 @@ typedef struct {
 void spv_structure(spv_mod *m, const spv_func *f, spv_tree *t);
 void spv_tree_free(spv_tree *t);
 
+/* ---- alias.c ---- */
+
+typedef struct spv_frame spv_frame;
+/* The frame's into and alias for its function (variables declared). */
+void spv_alias(spv_mod *m, spv_frame *fr);
+
 /* ---- val.c ---- */
 
 enum spv_vk {
@@ -197,6 +206,9 @@ enum spv_vk {
                      or store through it is one LD or ST) */
     VK_ALIAS,     /* a Function variable stored once, first thing: the
                      value stored (reg: -1 before the store) */
+    VK_SPLAT,     /* a scalar reg inserted as component aux of an
+                     undefined vector, not yet computed (a shuffle that
+                     takes only that component is one SPLAT) */
 };
 
 typedef struct {
@@ -205,7 +217,7 @@ typedef struct {
     uint32_t aux;
 } spv_val;
 
-typedef struct spv_frame {
+struct spv_frame {
     spv_val *v;           /* by id */
     const spv_func *f;
     spv_tree t;
@@ -214,8 +226,15 @@ typedef struct spv_frame {
     uint32_t retblk;      /* a->blocks index of the block a return
                              leaves, or UINT32_MAX (the kernel: RET) */
     void *scratch;        /* freed with the frame */
+    uint32_t *into;       /* by id: the variable whose register the value
+                             is computed into (alias.c), or 0 */
+    uint8_t *alias;       /* by id: a load that reads the variable's
+                             register itself */
+    void *tmp[6];         /* alias.c's work, freed with the frame */
+    const char **hint;    /* by id: a name for its register (the variable
+                             it is stored to), or NULL */
     struct spv_frame *up;
-} spv_frame;
+};
 
 typedef struct {
     spv_mod m;
@@ -245,6 +264,7 @@ ty_t sx_vty(SX *x, uint32_t t);
 /* The result register of the current instruction (result id in word 2)
  * with type t (a value). */
 uint32_t sx_def(SX *x, ty_t t);
+uint32_t sx_def_id(SX *x, uint32_t id, ty_t t);
 /* A pointer register for id. */
 uint32_t sx_defptr(SX *x, uint32_t id, ty_t pointee, uint8_t space,
                    bool cptr, const char *name);

@@ -18,7 +18,10 @@ void sx_refuse(SX *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    const char *src = x->m.source ? x->m.source : x->m.name;
+    size_t nl = strlen(x->m.name);
+    const char *src = x->m.source && !(nl > 3 && !strcmp(x->m.name + nl - 3,
+                                                         ".cl"))
+                      ? x->m.source : x->m.name;
     if (x->a->line)
         fprintf(x->m.diag, "%s:%u: error: ", src, x->a->line);
     else
@@ -195,6 +198,19 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
         return w[0];
     }
+    case VK_SPLAT: {
+        /* the insertion is needed as a value after all */
+        ty_t t = sx_vty(x, spv_type_of(&x->m, x->at, id));
+        uint32_t w[4] = {0, sx_const(x, t, 0), 0, 0};
+        int32_t obj = v->reg;
+        uint32_t k = v->aux;
+        w[0] = sx_def_id(x, id, t);
+        sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w,
+                2);
+        w[1] = (uint32_t)obj, w[2] = k, w[3] = 0;
+        sx_emit(x, BCB_SWW, ty_unsigned_of((enum ty_scalar)t.s), 1, 0, w, 4);
+        return w[0];
+    }
     case VK_NONE:
         if (spv_const_of(&x->m, id))
             return constant(x, id);
@@ -216,10 +232,26 @@ uint32_t sx_reg(SX *x, uint32_t i)
 
 uint32_t sx_def(SX *x, ty_t t)
 {
-    uint32_t id = spv_word(&x->m, x->at, 2);
+    return sx_def_id(x, spv_word(&x->m, x->at, 2), t);
+}
+
+uint32_t sx_def_id(SX *x, uint32_t id, ty_t t)
+{
     bc_reg r = {0};
     r.type = t, r.kind = BC_REG_VALUE;
-    int32_t reg = sx_named(x, x->m.names[id], r);
+    const char *hint = x->fr->hint ? x->fr->hint[id] : NULL;
+    uint32_t var = x->fr->into && id < x->m.bound ? x->fr->into[id] : 0;
+    if (var && x->fr->v[var].kind == VK_VAR) {
+        /* computed straight into the variable it is stored to */
+        const bc_reg *vr = sx_r(x, (uint32_t)x->fr->v[var].reg);
+        if (vr->type.n == t.n && ty_scalar_size((enum ty_scalar)vr->type.s)
+                                     == ty_scalar_size((enum ty_scalar)t.s)) {
+            x->fr->v[id] = x->fr->v[var];
+            x->fr->v[id].kind = VK_REG;
+            return (uint32_t)x->fr->v[var].reg;
+        }
+    }
+    int32_t reg = sx_named(x, hint ? hint : x->m.names[id], r);
     if (reg < 0)
         reg = (int32_t)sx_temp(x, t);
     x->fr->v[id] = (spv_val){reg, VK_REG, 0};

@@ -217,7 +217,10 @@ static void list(SX *x, const snode *s)
 
 static void frame_free(spv_frame *fr)
 {
-    free(fr->v), free(fr->open), free(fr->scratch);
+    free(fr->v), free(fr->open), free(fr->scratch), free(fr->hint);
+    free(fr->into), free(fr->alias);
+    for (int i = 0; i < 6; i++)
+        free(fr->tmp[i]);
     spv_tree_free(&fr->t);
     free(fr);
 }
@@ -296,6 +299,7 @@ static void code(SX *x, uint32_t b)
 typedef struct {
     uint8_t esc, once;
     uint32_t stores;
+    uint32_t value;       /* the value of the (last) store */
 } varuse;
 
 static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
@@ -316,7 +320,7 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
                 u[p].once = b == 0 && v < m->bound && m->def[v] &&
                             spv_op(m, m->def[v]) != SpvOpPhi;
             if (p < m->bound)
-                u[p].stores++;
+                u[p].stores++, u[p].value = v;
             from = 2;
         }
         if (op == SpvOpLine || op == SpvOpVariable ||
@@ -345,6 +349,11 @@ static void variable(SX *x, uint32_t at, const varuse *u)
     bc_reg r = {0};
     if (!u[id].esc && u[id].stores == 1 && u[id].once == 1) {
         x->fr->v[id] = (spv_val){-1, VK_ALIAS, 0};
+        /* the value's register takes the variable's name (i = call) */
+        uint32_t v = u[id].value, d = m->def[v];
+        if (m->names[id] && d > m->globals_end &&
+            spv_op(m, d) != SpvOpFunctionParameter && !x->fr->hint[v])
+            x->fr->hint[v] = m->names[id];
         return;
     }
     if (t->kind == SK_ARRAY || u[id].esc) {
@@ -383,6 +392,7 @@ static void declare(SX *x, const spv_func *f)
     spv_mod *m = &x->m;
     varuse *u = zalloc(x, m->bound, sizeof *u);
     x->fr->scratch = u;
+    x->fr->hint = zalloc(x, m->bound, sizeof *x->fr->hint);
     for (uint32_t b = 0; b < f->nblocks; b++)
         uses(x, f, b, u);
     for (uint32_t b = 0; b < f->nblocks; b++)
@@ -400,6 +410,7 @@ static void declare(SX *x, const spv_func *f)
         }
     x->fr->scratch = NULL;
     free(u);
+    spv_alias(m, x->fr);
 }
 
 static bool early_return(const snode *s)
@@ -583,7 +594,11 @@ static void module(SX *x, size_t len, bc_module *out)
                  "Kernel)");
     for (uint32_t i = 0; i < x->m.nentries; i++)
         kernel(x, &x->m.entries[i]);
-    x->a->source = strdup(x->m.source ? x->m.source : x->m.name);
+    /* The .cl file as the user named it (clang records an absolute path),
+     * else the file the module's OpLine names, else the module. */
+    size_t nl = strlen(x->m.name);
+    bool cl = nl > 3 && !strcmp(x->m.name + nl - 3, ".cl");
+    x->a->source = strdup(cl || !x->m.source ? x->m.name : x->m.source);
     if (!x->a->source)
         spv_fail(&x->m, 0, "out of memory");
     if (!kb_module_take(x->a, out))
