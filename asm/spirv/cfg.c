@@ -370,10 +370,30 @@ static void deeper(G *g, uint32_t b)
                  "%u deep", MAX_DEPTH);
 }
 
+/* Does block b hold nothing to translate (lines, phis, merges)? */
+static bool empty(G *g, uint32_t b)
+{
+    spv_mod *m = g->m;
+    for (uint32_t at = g->f->blocks[b].at; at < g->f->blocks[b].term;
+         at += spv_wc(m, at)) {
+        uint32_t op = spv_op(m, at);
+        if (op == SpvOpExtInst && spv_wc(m, at) > 3 &&
+            spv_word(m, at, 3) < m->bound &&
+            m->extset[spv_word(m, at, 3)] == SE_SKIP)
+            continue;
+        if (op != SpvOpLine && op != SpvOpNoLine && op != SpvOpPhi &&
+            op != SpvOpSelectionMerge && op != SpvOpLoopMerge &&
+            op != SpvOpLifetimeStart && op != SpvOpLifetimeStop)
+            return false;
+    }
+    return true;
+}
+
 static snode *within(G *g, uint32_t b, const uint32_t *ys, uint32_t ny)
 {
     if (!ny)
-        return append(snew(g, S_CODE, b), terminator(g, b));
+        return append(empty(g, b) ? NULL : snew(g, S_CODE, b),
+                      terminator(g, b));
     snode *blk = snew(g, S_BLOCK, b);
     blk->label = ++g->t->nlabels;
     push(g, blk->label, ys[0], g->n);
@@ -460,6 +480,21 @@ static bool falls(const fall *f, uint8_t kind, uint32_t label)
     return false;
 }
 
+/* Breaks to block `from` inside list l become the jump that follows the
+ * block (kind, to); a conditional break can only stay a break. */
+static bool thread(snode *l, uint32_t from, uint8_t kind, uint32_t to)
+{
+    bool changed = false;
+    for (; l; l = l->next) {
+        if (l->kind == S_BREAK && l->label == from &&
+            !(l->cond && kind != S_BREAK))
+            l->kind = kind, l->label = to, changed = true;
+        changed |= thread(l->body, from, kind, to) |
+                   thread(l->els, from, kind, to);
+    }
+    return changed;
+}
+
 /* An `if` around a lone break becomes a conditional break. */
 static bool to_break_if(snode *s)
 {
@@ -498,6 +533,9 @@ static bool tidy(snode **list, const fall *f)
         } else if (s->kind == S_BLOCK) {
             fall fb = {S_BREAK, s->label, here};
             changed |= tidy(&s->body, &fb);
+            snode *j = s->next;
+            if (j && (j->kind == S_BREAK || j->kind == S_CONT) && !j->cond)
+                changed |= thread(s->body, s->label, j->kind, j->label);
         } else if (s->kind == S_LOOP) {
             fall fl = {S_CONT, s->label, NULL};
             changed |= tidy(&s->body, &fl);

@@ -93,7 +93,9 @@ static void binary(SX *x, const struct binop *o)
     if (ty_is_float((enum ty_scalar)t.s) != (o->how == 'f'))
         sx_refuse(x, "internal error: operand kind of opcode %u",
                   spv_op(&x->m, x->at));
-    enum ty_scalar vs = as_how(t, o->how);
+    /* equality reads the registers as they are (the same bits either way) */
+    enum ty_scalar vs = (o->base == BCB_EQ || o->base == BCB_NE) &&
+                        o->how == 'u' ? (enum ty_scalar)t.s : as_how(t, o->how);
     /* NoSignedWrap: OpenCL C's signed arithmetic, whose overflow is
      * undefined (the OVERFLOW note); without it the operation wraps. */
     bool nsw = x->m.deco[spv_word(&x->m, x->at, 2)].nsw && o->how == 'b' &&
