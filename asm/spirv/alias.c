@@ -64,7 +64,10 @@ typedef struct {
 
 static bool var(AL *l, uint32_t id)
 {
-    return id < l->m->bound && l->fr->v[id].kind == VK_VAR;
+    /* aux: accessed through a pointer cast too, which this does not
+     * follow */
+    return id < l->m->bound && l->fr->v[id].kind == VK_VAR &&
+           !l->fr->v[id].aux;
 }
 
 /* Store forwarding in block b of cnt instructions at ats[]. */

@@ -182,8 +182,15 @@ static void bitcast(SX *x)
 {
     uint32_t tid = spv_word(&x->m, x->at, 1);
     const spv_type *t = spv_typ(&x->m, x->at, tid);
-    if (t->kind == SK_PTR)
-        sx_refuse(x, "pointer casts are not supported yet");
+    if (t->kind == SK_PTR) {
+        /* a view: loads and stores through it convert (float3 as float4) */
+        spv_val v = *sx_val(x, 3);
+        if (v.kind != VK_VAR && v.kind != VK_REG && v.kind != VK_CHAIN)
+            sx_refuse(x, "a cast of this pointer is not supported yet");
+        v.view = t->elem;
+        x->fr->v[spv_word(&x->m, x->at, 2)] = v;
+        return;
+    }
     uint32_t a = sx_reg(x, 3);
     ty_t st = sx_r(x, a)->type, rt = t->ty;
     if (ty_sizeof(st) != ty_sizeof(rt) && !(st.n == 3 || rt.n == 3))
@@ -263,8 +270,8 @@ static void insert(SX *x)
     if (spv_wc(&x->m, x->at) == 6 && spv_op(&x->m, vd) == SpvOpUndef &&
         spv_word(&x->m, x->at, 5) < sx_vty(x, spv_word(&x->m, vd, 1)).n) {
         /* (T)(s) in -O0 code: insert, then shuffle component k everywhere */
-        x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){
-            (int32_t)sx_reg(x, 3), VK_SPLAT, spv_word(&x->m, x->at, 5)};
+        x->fr->v[spv_word(&x->m, x->at, 2)] = sv(
+            (int32_t)sx_reg(x, 3), VK_SPLAT, spv_word(&x->m, x->at, 5));
         return;
     }
     uint32_t obj = sx_reg(x, 3), vec = sx_reg(x, 4);
@@ -339,10 +346,71 @@ static void construct(SX *x)
 
 /* ---- memory ---- */
 
+/* d = s where the two types have one size: a 3-vector and a 4-vector of
+ * one element type by components (no undefined w is read), else the
+ * bits. */
+static void reinterpret(SX *x, uint32_t d, uint32_t s)
+{
+    ty_t dt = sx_r(x, d)->type, st = sx_r(x, s)->type;
+    if (ty_sizeof(dt) != ty_sizeof(st))
+        sx_refuse(x, "a pointer cast between types of different sizes is not "
+                  "supported yet");
+    uint32_t sel[4] = {0, 1, 2, 3};
+    if (dt.s == st.s && dt.n == 3 && st.n == 4) {
+        swz(x, d, s, sel, 3, false);
+    } else if (dt.s == st.s && dt.n == 4 && st.n == 3) {
+        swz(x, d, s, sel, 3, true);
+    } else if (dt.n == st.n && ty_scalar_size((enum ty_scalar)dt.s) ==
+                                   ty_scalar_size((enum ty_scalar)st.s)) {
+        uint32_t w[2] = {d, s};
+        sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)dt.s), dt.n, 0,
+                w, 2);
+    } else {
+        uint32_t w[2] = {d, s};
+        sx_emit(x, BCB_AS, TY_UINT, dt.n, 0, w, 2);
+    }
+}
+
+/* A load or store through a pointer cast: the underlying type's access
+ * and a conversion. */
+static void view(SX *x, spv_val *p, bool st)
+{
+    ty_t vt = sx_vty(x, p->view);
+    uint32_t base = 0, idx = 0, under;
+    if (p->kind == VK_VAR) {
+        under = (uint32_t)p->reg;
+    } else {
+        base = (uint32_t)p->reg;
+        idx = p->kind == VK_CHAIN ? p->aux : sx_const(x, TY(TY_INT, 1), 0);
+        if (sx_r(x, base)->kind != BC_REG_PTR)
+            sx_refuse(x, "internal error: a cast of a non-pointer");
+        under = sx_temp(x, sx_r(x, base)->type);
+    }
+    ty_t ut = sx_r(x, under)->type;
+    uint32_t w[3] = {under, base, idx};
+    if (!st) {
+        if (p->kind != VK_VAR)
+            sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)ut.s), ut.n, 0,
+                    w, 3);
+        reinterpret(x, sx_def(x, vt), under);
+        return;
+    }
+    reinterpret(x, under, sx_reg(x, 2));
+    if (p->kind != VK_VAR) {
+        uint32_t s[3] = {base, idx, under};
+        sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)ut.s), ut.n, 0, s,
+                3);
+    }
+}
+
 static void load(SX *x)
 {
     spv_val *p = sx_val(x, 3);
     uint32_t rtid = spv_word(&x->m, x->at, 1);
+    if (p->view) {
+        view(x, p, false);
+        return;
+    }
     if (p->kind == VK_BUILTIN) {
         uint32_t id = spv_word(&x->m, x->at, 2);
         if (p->aux == 7) {   /* WorkDim */
@@ -351,21 +419,21 @@ static void load(SX *x)
             uint32_t w[1] = {sx_def(x, t)};
             sx_emit(x, BCB_WDIM, (enum ty_scalar)t.s, 1, 0, w, 1);
         } else {
-            x->fr->v[id] = (spv_val){-1, VK_BVEC, p->aux};
+            x->fr->v[id] = sv(-1, VK_BVEC, p->aux);
         }
         return;
     }
     if (p->kind == VK_ALIAS) {
         if (p->reg < 0)
             sx_refuse(x, "internal error: a variable read before written");
-        x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){p->reg, VK_REG, 0};
+        x->fr->v[spv_word(&x->m, x->at, 2)] = sv(p->reg, VK_REG, 0);
         return;
     }
     if (p->kind == VK_VAR && sx_r(x, (uint32_t)p->reg)->kind == BC_REG_PTR) {
         const bc_reg *pr = sx_r(x, (uint32_t)p->reg);
         if (x->fr->alias[spv_word(&x->m, x->at, 2)]) {
-            x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){p->reg, VK_REG,
-                                                            0};
+            x->fr->v[spv_word(&x->m, x->at, 2)] = sv(p->reg, VK_REG,
+                                                            0);
             return;
         }
         uint32_t w[3] = {sx_defptr(x, spv_word(&x->m, x->at, 2), pr->type,
@@ -379,7 +447,7 @@ static void load(SX *x)
         sx_refuse(x, "pointers stored in memory are not supported yet");
     ty_t t = sx_vty(x, rtid);
     if (p->kind == VK_VAR && x->fr->alias[spv_word(&x->m, x->at, 2)]) {
-        x->fr->v[spv_word(&x->m, x->at, 2)] = (spv_val){p->reg, VK_REG, 0};
+        x->fr->v[spv_word(&x->m, x->at, 2)] = sv(p->reg, VK_REG, 0);
         return;
     }
     if (p->kind == VK_VAR) {
@@ -401,6 +469,10 @@ static void load(SX *x)
 static void store(SX *x)
 {
     spv_val *p = sx_val(x, 1);
+    if (p->view) {
+        view(x, p, true);
+        return;
+    }
     uint32_t v = sx_reg(x, 2);
     ty_t t = sx_r(x, v)->type;
     if (p->kind == VK_ALIAS) {
@@ -439,6 +511,9 @@ static void chain(SX *x, bool ptr)
     bool arr = bt->kind == SK_PTR && bt->elem < x->m.bound &&
                x->m.types[bt->elem].kind == SK_ARRAY;
     uint32_t i = 4;
+    if (sx_val(x, 3)->view)
+        sx_refuse(x, "pointer arithmetic on a cast pointer is not supported "
+                  "yet");
     if (ptr && arr) {
         const spv_const *c = spv_const_of(&x->m, spv_id(&x->m, x->at, 4));
         if (!c || c->v[0] != 0)
@@ -452,7 +527,7 @@ static void chain(SX *x, bool ptr)
     const bc_reg *b = sx_r(x, base);
     if (b->kind != BC_REG_PTR)
         sx_refuse(x, "internal error: access chain on a value");
-    x->fr->v[id] = (spv_val){(int32_t)base, VK_CHAIN, idx};
+    x->fr->v[id] = sv((int32_t)base, VK_CHAIN, idx);
 }
 
 static void barrier(SX *x)
@@ -475,7 +550,7 @@ static void copy(SX *x)
     const bc_reg *r = sx_r(x, a);
     uint32_t id = spv_word(&x->m, x->at, 2);
     if (r->kind == BC_REG_PTR) {
-        x->fr->v[id] = (spv_val){(int32_t)a, VK_REG, 0};
+        x->fr->v[id] = sv((int32_t)a, VK_REG, 0);
         return;
     }
     ty_t t = r->type;

@@ -215,7 +215,16 @@ typedef struct {
     int32_t reg;
     uint8_t kind;         /* enum spv_vk */
     uint32_t aux;
+    uint32_t view;        /* a pointer cast of this value: the type id it
+                             points to now (loads and stores convert), or
+                             0 */
 } spv_val;
+
+static inline spv_val sv(int32_t reg, uint8_t kind, uint32_t aux)
+{
+    spv_val v = {reg, kind, aux, 0};
+    return v;
+}
 
 struct spv_frame {
     spv_val *v;           /* by id */

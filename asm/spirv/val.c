@@ -79,7 +79,7 @@ static spv_val *global(SX *x, uint32_t id)
         int32_t bi = x->m.deco[id].builtin;
         for (size_t i = 0; i < sizeof bis / sizeof bis[0]; i++)
             if ((int32_t)bis[i].bi == bi) {
-                *g = (spv_val){-1, VK_BUILTIN, bis[i].k};
+                *g = sv(-1, VK_BUILTIN, bis[i].k);
                 return g;
             }
         sx_refuse(x, "built-in variable %d is not supported", bi);
@@ -100,7 +100,7 @@ static spv_val *global(SX *x, uint32_t id)
     int32_t reg = sx_named(x, dot ? dot + 1 : nm, r);
     if (reg < 0)
         reg = sx_named(x, "local_array", r);
-    *g = (spv_val){reg, VK_REG, 0};
+    *g = sv(reg, VK_REG, 0);
     return g;
 }
 
@@ -180,7 +180,7 @@ uint32_t sx_defptr(SX *x, uint32_t id, ty_t pointee, uint8_t space,
     int32_t reg = sx_named(x, name, r);
     if (reg < 0 && (reg = kb_ptemp(x->a, &r)) < 0)
         sx_refuse(x, "too many registers");
-    x->fr->v[id] = (spv_val){reg, VK_REG, 0};
+    x->fr->v[id] = sv(reg, VK_REG, 0);
     return (uint32_t)reg;
 }
 
@@ -254,7 +254,7 @@ uint32_t sx_def_id(SX *x, uint32_t id, ty_t t)
     int32_t reg = sx_named(x, hint ? hint : x->m.names[id], r);
     if (reg < 0)
         reg = (int32_t)sx_temp(x, t);
-    x->fr->v[id] = (spv_val){reg, VK_REG, 0};
+    x->fr->v[id] = sv(reg, VK_REG, 0);
     return (uint32_t)reg;
 }
 

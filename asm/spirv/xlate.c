@@ -252,8 +252,8 @@ static void call(SX *x)
     for (uint32_t i = 0; i < f->nparams; i++) {
         spv_val *v = sx_val(x, 4 + i);
         if (v->kind == VK_NONE || v->kind == VK_CHAIN)
-            fr->v[f->params[i]] = (spv_val){(int32_t)sx_reg(x, 4 + i),
-                                             VK_REG, 0};
+            fr->v[f->params[i]] = sv((int32_t)sx_reg(x, 4 + i),
+                                             VK_REG, 0);
         else
             fr->v[f->params[i]] = *v;
     }
@@ -298,9 +298,17 @@ static void code(SX *x, uint32_t b)
  * the variable is the stored value, for good: x.addr = x). */
 typedef struct {
     uint8_t esc, once;
+    uint8_t viewed;       /* loaded or stored through a pointer cast */
     uint32_t stores;
     uint32_t value;       /* the value of the (last) store */
+    uint32_t castof;      /* a pointer cast: the id it casts, or 0 */
 } varuse;
+
+/* The variable a pointer (cast) is, for the use counts. */
+static uint32_t root(const varuse *u, uint32_t p)
+{
+    return u[p].castof ? u[p].castof : p;
+}
 
 static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
 {
@@ -310,18 +318,28 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
         uint32_t op = spv_op(m, at), from = 1;
         if (op == SpvOpLoad) {
             uint32_t p = spv_word(m, at, 3);
-            if (p < m->bound && !u[p].stores)
-                u[p].once = 2;   /* read before written */
-            continue;            /* the rest are literals */
+            if (p < m->bound && !u[root(u, p)].stores)
+                u[root(u, p)].once = 2;   /* read before written */
+            continue;                     /* the rest are literals */
         }
         if (op == SpvOpStore) {
             uint32_t p = spv_word(m, at, 1), v = spv_word(m, at, 2);
+            if (p < m->bound && u[p].castof)   /* a view: no aliasing */
+                u[root(u, p)].once = 2;
             if (p < m->bound && u[p].once != 2)
                 u[p].once = b == 0 && v < m->bound && m->def[v] &&
                             spv_op(m, m->def[v]) != SpvOpPhi;
             if (p < m->bound)
-                u[p].stores++, u[p].value = v;
+                u[root(u, p)].stores++, u[p].value = v;
             from = 2;
+        }
+        if (op == SpvOpBitcast && spv_wc(m, at) == 4 &&
+            spv_word(m, at, 2) < m->bound && spv_word(m, at, 3) < m->bound &&
+            spv_typ(m, at, spv_word(m, at, 1))->kind == SK_PTR) {
+            uint32_t r = spv_word(m, at, 2), p = spv_word(m, at, 3);
+            u[r].castof = root(u, p);
+            u[root(u, p)].viewed = 1;
+            continue;
         }
         if (op == SpvOpLine || op == SpvOpVariable ||
             (op == SpvOpExtInst && spv_wc(m, at) > 3 &&
@@ -330,7 +348,7 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
             continue;
         for (uint32_t i = from; i < spv_wc(m, at); i++)
             if (m->w[at + i] < m->bound)
-                u[m->w[at + i]].esc = 1;
+                u[m->w[at + i]].esc = u[root(u, m->w[at + i])].esc = 1;
     }
 }
 
@@ -348,7 +366,7 @@ static void variable(SX *x, uint32_t at, const varuse *u)
     const spv_type *t = spv_typ(m, at, pt->elem);
     bc_reg r = {0};
     if (!u[id].esc && u[id].stores == 1 && u[id].once == 1) {
-        x->fr->v[id] = (spv_val){-1, VK_ALIAS, 0};
+        x->fr->v[id] = sv(-1, VK_ALIAS, 0);
         /* the value's register takes the variable's name (i = call) */
         uint32_t v = u[id].value, d = m->def[v];
         if (m->names[id] && d > m->globals_end &&
@@ -366,7 +384,7 @@ static void variable(SX *x, uint32_t at, const varuse *u)
         int32_t reg = sx_named(x, m->names[id], r);
         if (reg < 0)
             reg = sx_named(x, "private_array", r);
-        x->fr->v[id] = (spv_val){reg, VK_REG, 0};
+        x->fr->v[id] = sv(reg, VK_REG, 0);
         return;
     }
     if (t->kind == SK_PTR) {
@@ -376,14 +394,14 @@ static void variable(SX *x, uint32_t at, const varuse *u)
                       "supported yet", m->names[id] ? m->names[id] : "?");
         uint32_t reg = sx_defptr(x, id, sx_vty(x, t->elem), t->space, false,
                                  m->names[id]);
-        x->fr->v[id] = (spv_val){(int32_t)reg, VK_VAR, 0};
+        x->fr->v[id] = sv((int32_t)reg, VK_VAR, 0);
         return;
     }
     r.type = sx_vty(x, pt->elem), r.kind = BC_REG_VALUE;
     int32_t reg = sx_named(x, m->names[id], r);
     if (reg < 0)
         reg = (int32_t)sx_temp(x, r.type);
-    x->fr->v[id] = (spv_val){reg, VK_VAR, 0};
+    x->fr->v[id] = sv(reg, VK_VAR, u[id].viewed);   /* alias.c: aux 0 */
 }
 
 /* Registers for the function's variables and OpPhi results. */
@@ -537,7 +555,7 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
         }
         if (!kb_param(x->a, (uint32_t)reg))
             spv_fail(m, x->at, "out of memory");
-        x->fr->v[id] = (spv_val){reg, VK_REG, 0};
+        x->fr->v[id] = sv(reg, VK_REG, 0);
     }
 }
 
