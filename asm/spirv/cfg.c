@@ -233,11 +233,15 @@ static void loops(G *g)
                 g->nfwd[h]++;
             } else if (!dominates(g, h, p)) {
                 uint32_t at = g->f->blocks[p].term;
-                spv_fail(g->m, at, "irreducible control flow (a jump into a "
-                         "loop other than at its start) at %s:%u: clvm runs "
-                         "structured control flow only",
-                         g->m->source ? g->m->source : "the source",
-                         spv_line_before(g->m, g->f, at));
+                uint32_t line = spv_line_before(g->m, g->f, at);
+                const char *msg = "irreducible control flow: this jump goes "
+                                  "back into a loop that is also entered "
+                                  "other than at its start (a goto into "
+                                  "it?); clvm runs structured control flow "
+                                  "only";
+                if (line)
+                    spv_fail_line(g->m, line, "%s", msg);
+                spv_fail(g->m, at, "%s", msg);
             } else {
                 work[nw++] = p, g->header[h] = true;
             }

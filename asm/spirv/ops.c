@@ -558,6 +558,16 @@ static void copy(SX *x)
     sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 2);
 }
 
+const char *spv_opname(uint32_t op)
+{
+    switch (op) {
+#define COREOP(n, name) case n: return #name;
+#include "asm/spirv/coreops.inc"
+#undef COREOP
+    }
+    return "an unknown SPIR-V instruction";
+}
+
 void sx_ins(SX *x, uint32_t op)
 {
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
@@ -605,6 +615,6 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpUndef:
         break;
     default:
-        sx_refuse(x, "SPIR-V instruction %u is not supported yet", op);
+        sx_refuse(x, "%s is not supported yet", spv_opname(op));
     }
 }

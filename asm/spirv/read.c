@@ -30,6 +30,26 @@ uint32_t spv_line_before(spv_mod *m, const spv_func *f, uint32_t at)
     return line;
 }
 
+const char *spv_source(const spv_mod *m)
+{
+    size_t nl = strlen(m->name);
+    if (nl > 3 && !strcmp(m->name + nl - 3, ".cl"))
+        return m->name;   /* as the user named it (clang's is absolute) */
+    return m->source ? m->source : m->name;
+}
+
+void spv_fail_line(spv_mod *m, uint32_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(m->diag, "%s:%u: error: ", spv_source(m), line);
+    vfprintf(m->diag, fmt, ap);
+    fputc('\n', m->diag);
+    va_end(ap);
+    m->nerr++;
+    longjmp(*m->fail, 1);
+}
+
 void spv_fail(spv_mod *m, uint32_t at, const char *fmt, ...)
 {
     va_list ap;

@@ -117,6 +117,12 @@ enum spv_ext { SE_NONE, SE_OCL, SE_SKIP, SE_OTHER };
 
 _Noreturn void spv_fail(spv_mod *m, uint32_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* What clvm refuses in a valid module: "SOURCE:LINE: error: ...". */
+_Noreturn void spv_fail_line(spv_mod *m, uint32_t line, const char *fmt,
+                             ...) __attribute__((format(printf, 3, 4)));
+/* The source file for messages and the line table: the .cl file as the
+ * user named it, else the first OpLine's file, else the module's name. */
+const char *spv_source(const spv_mod *m);
 void spv_read(spv_mod *m);
 /* Does opcode op define a result id, and does it have a result type? */
 void spv_result(uint32_t op, bool *res, bool *rtype);
@@ -299,5 +305,7 @@ void sx_ocl(SX *x);
 /* One instruction of a block (not a terminator, OpPhi, OpVariable or
  * OpFunctionCall). */
 void sx_ins(SX *x, uint32_t op);
+/* OpFAdd ... by opcode (from the Khronos grammar), for messages. */
+const char *spv_opname(uint32_t op);
 
 #endif

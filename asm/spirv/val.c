@@ -16,21 +16,14 @@
 
 void sx_refuse(SX *x, const char *fmt, ...)
 {
+    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    size_t nl = strlen(x->m.name);
-    const char *src = x->m.source && !(nl > 3 && !strcmp(x->m.name + nl - 3,
-                                                         ".cl"))
-                      ? x->m.source : x->m.name;
-    if (x->a->line)
-        fprintf(x->m.diag, "%s:%u: error: ", src, x->a->line);
-    else
-        fprintf(x->m.diag, "%s: word %u: error: ", x->m.name, x->at);
-    vfprintf(x->m.diag, fmt, ap);
-    fputc('\n', x->m.diag);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    x->m.nerr++;
-    longjmp(*x->m.fail, 1);
+    if (x->a->line)
+        spv_fail_line(&x->m, x->a->line, "%s", msg);
+    spv_fail(&x->m, x->at, "%s", msg);
 }
 
 void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,

@@ -612,11 +612,7 @@ static void module(SX *x, size_t len, bc_module *out)
                  "Kernel)");
     for (uint32_t i = 0; i < x->m.nentries; i++)
         kernel(x, &x->m.entries[i]);
-    /* The .cl file as the user named it (clang records an absolute path),
-     * else the file the module's OpLine names, else the module. */
-    size_t nl = strlen(x->m.name);
-    bool cl = nl > 3 && !strcmp(x->m.name + nl - 3, ".cl");
-    x->a->source = strdup(cl || !x->m.source ? x->m.name : x->m.source);
+    x->a->source = strdup(spv_source(&x->m));
     if (!x->a->source)
         spv_fail(&x->m, 0, "out of memory");
     if (!kb_module_take(x->a, out))
