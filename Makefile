@@ -107,7 +107,8 @@ demo: $(BUILD)/demo
 # Debian packages the build and the tests need (run as root or with sudo).
 DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
-        tmux lcov gcovr clinfo
+        tmux lcov gcovr clinfo clang-14 llvm-spirv-14 spirv-headers \
+        spirv-tools
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
