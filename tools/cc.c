@@ -20,6 +20,9 @@
 
 extern char **environ;
 
+/* Sets why (of wlen bytes) and gives the failure status, 1. */
+#define FAIL(...) (snprintf(why, wlen, __VA_ARGS__), 1)
+
 static const char *const clang_first[] = {
     "-cl-std=CL1.2", "-target", "spir64", "-cl-kernel-arg-info",
     "-fno-discard-value-names", "-gline-tables-only",
@@ -29,39 +32,28 @@ static const char *const clang_first[] = {
  * arithmetic and gives modules llvm-spirv 14 cannot write). */
 static const char *const clang_last[] = {"-O0", "-emit-llvm", "-c"};
 
-static int fail(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
 /* Runs argv[0] (found on PATH) and waits; 0 if it exited with 0. */
-static int spawn(char *const *argv, const char *pkg, char *why, size_t len)
+static int spawn(char *const *argv, const char *pkg, char *why, size_t wlen)
 {
     pid_t pid;
     int e = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
     if (e == ENOENT)
-        return fail(why, len, "%s not found: clvm runs OpenCL C through it "
+        return FAIL("%s not found: clvm runs OpenCL C through it "
                     "(Debian package %s: apt-get install %s)", argv[0], pkg,
                     pkg);
     if (e)
-        return fail(why, len, "cannot run %s: %s", argv[0], strerror(e));
+        return FAIL("cannot run %s: %s", argv[0], strerror(e));
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return fail(why, len, "waiting for %s: %s", argv[0],
+            return FAIL("waiting for %s: %s", argv[0],
                         strerror(errno));
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
     if (WIFEXITED(st))
-        return fail(why, len, "%s failed (exit status %d)", argv[0],
+        return FAIL("%s failed (exit status %d)", argv[0],
                     WEXITSTATUS(st));
-    return fail(why, len, "%s was killed by signal %d", argv[0],
+    return FAIL("%s was killed by signal %d", argv[0],
                 WTERMSIG(st));
 }
 
@@ -73,7 +65,7 @@ int cc_compile(const char *path, char *const *opts, int nopts,
     *spv = NULL, *len = 0;
     snprintf(dir, sizeof dir, "%s/clvm-cc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
-        return fail(why, wlen, "cannot make a temporary directory %s: %s",
+        return FAIL("cannot make a temporary directory %s: %s",
                     dir, strerror(errno));
     snprintf(bc, sizeof bc, "%s/k.bc", dir);
     snprintf(sp, sizeof sp, "%s/k.spv", dir);
@@ -82,7 +74,7 @@ int cc_compile(const char *path, char *const *opts, int nopts,
     char **av = calloc(nf + nl + (size_t)nopts + 6, sizeof *av);
     int rc = 1;
     if (!av) {
-        fail(why, wlen, "out of memory");
+        snprintf(why, wlen, "out of memory");
         goto out;
     }
     size_t k = 0;
@@ -106,7 +98,7 @@ int cc_compile(const char *path, char *const *opts, int nopts,
         goto out;
     *spv = file_read(sp, len);
     if (!*spv)
-        fail(why, wlen, "cannot read %s: %s", sp, strerror(errno));
+        snprintf(why, wlen, "cannot read %s: %s", sp, strerror(errno));
     rc = !*spv;
 out:
     free(av);
@@ -124,7 +116,7 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
     int ne = spv_translate(spv, len, path, m, diag);
     free(spv);
     if (ne)
-        return fail(why, wlen, "%s: %d error%s translating its SPIR-V", path,
+        return FAIL("%s: %d error%s translating its SPIR-V", path,
                     ne, ne == 1 ? "" : "s");
     return 0;
 }

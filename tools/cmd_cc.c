@@ -6,6 +6,7 @@
 
 #include "tools/cc.h"
 #include "tools/cmds.h"
+#include "tools/file.h"
 #include "vm/bcfile.h"
 
 static void usage(FILE *f)
@@ -64,15 +65,10 @@ int cmd_cc(int argc, char **argv)
     }
     char *derived = NULL;
     if (!out) {
-        const char *dot = strrchr(in, '.'), *slash = strrchr(in, '/');
-        size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - in)
-                                                     : strlen(in);
-        if (!(derived = malloc(stem + 4))) {
+        if (!(derived = file_with_ext(in, ".bc"))) {
             free(opts);
             return 2;
         }
-        memcpy(derived, in, stem);
-        memcpy(derived + stem, ".bc", 4);
         out = derived;
     }
     bc_module m;

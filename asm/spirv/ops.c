@@ -371,6 +371,17 @@ static void reinterpret(SX *x, uint32_t d, uint32_t s)
     }
 }
 
+/* The LD/ST operands for pointer p (word i): a register and an index. */
+static uint32_t address(SX *x, const spv_val *p, uint32_t i, uint32_t *idx)
+{
+    if (p->kind == VK_CHAIN) {
+        *idx = p->aux;
+        return (uint32_t)p->reg;
+    }
+    *idx = sx_const(x, TY(TY_INT, 1), 0);
+    return p->kind == VK_REG ? (uint32_t)p->reg : sx_reg(x, i);
+}
+
 /* A load or store through a pointer cast: the underlying type's access
  * and a conversion. */
 static void view(SX *x, spv_val *p, bool st)
@@ -380,8 +391,7 @@ static void view(SX *x, spv_val *p, bool st)
     if (p->kind == VK_VAR) {
         under = (uint32_t)p->reg;
     } else {
-        base = (uint32_t)p->reg;
-        idx = p->kind == VK_CHAIN ? p->aux : sx_const(x, TY(TY_INT, 1), 0);
+        base = address(x, p, st ? 1 : 3, &idx);
         if (sx_r(x, base)->kind != BC_REG_PTR)
             sx_refuse(x, "internal error: a cast of a non-pointer");
         under = sx_temp(x, sx_r(x, base)->type);
@@ -456,11 +466,7 @@ static void load(SX *x)
         sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 2);
         return;
     }
-    uint32_t base, idx;
-    if (p->kind == VK_CHAIN)
-        base = (uint32_t)p->reg, idx = p->aux;
-    else
-        base = sx_reg(x, 3), idx = sx_const(x, TY(TY_INT, 1), 0);
+    uint32_t idx, base = address(x, p, 3, &idx);
     ty_t pt = sx_r(x, base)->type;
     uint32_t w[3] = {sx_def(x, pt), base, idx};
     sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, w, 3);
@@ -491,11 +497,7 @@ static void store(SX *x)
                     w, 2);
         return;
     }
-    uint32_t base, idx;
-    if (p->kind == VK_CHAIN)
-        base = (uint32_t)p->reg, idx = p->aux;
-    else
-        base = sx_reg(x, 1), idx = sx_const(x, TY(TY_INT, 1), 0);
+    uint32_t idx, base = address(x, p, 1, &idx);
     uint32_t w[3] = {base, idx, v};
     sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 3);
 }
