@@ -99,7 +99,8 @@ static void forward(AL *l, uint32_t b, uint32_t cnt)
             uint32_t o = spv_op(m, l->ats[k]), ka = l->ats[k];
             clear = !((o == SpvOpLoad && spv_wc(m, ka) > 3 &&
                        m->w[ka + 3] == p) ||
-                      (o == SpvOpStore && m->w[ka + 1] == p) ||
+                      (o == SpvOpStore && spv_wc(m, ka) > 1 &&
+                       m->w[ka + 1] == p) ||
                       l->wr[k] == p);
         }
         if (!clear)
@@ -141,7 +142,7 @@ static void one_block(AL *l, uint32_t b)
     for (uint32_t i = cnt; i-- > 0;) {
         uint32_t at = l->ats[i], from = operands(m, at), eff = i + 1;
         uint32_t op = spv_op(m, at);
-        if (deferred(op)) {
+        if (deferred(op) && spv_wc(m, at) > 2) {
             uint32_t r = m->w[at + 2];
             if (r < m->bound && l->ublk[r] != b)
                 eff = UINT32_MAX;   /* its pointer lives on */
@@ -159,7 +160,8 @@ static void one_block(AL *l, uint32_t b)
     for (uint32_t i = 0; i < cnt; i++) {
         bool res = false, rtype = false;
         spv_result(spv_op(m, l->ats[i]), &res, &rtype);
-        if (res && rtype && m->w[l->ats[i] + 2] < m->bound)
+        if (res && rtype && spv_wc(m, l->ats[i]) > 2 &&
+            m->w[l->ats[i] + 2] < m->bound)
             l->defp[m->w[l->ats[i] + 2]] = i + 1;
     }
     forward(l, b, cnt);

@@ -17,7 +17,7 @@
 
 #include "asm/spirv/spvint.h"
 
-enum { MAX_DEPTH = 1000 };   /* nesting of the tree being built */
+enum { MAX_DEPTH = 400 };    /* nesting of the tree being built */
 
 typedef struct {
     spv_mod *m;
@@ -221,7 +221,8 @@ static bool in_loop(G *g, uint32_t b, uint32_t h)
  * dominates) claims its nodes after the outer one: loopof ends innermost. */
 static void loops(G *g)
 {
-    uint32_t *work = alloc(g, g->npred + g->n, sizeof *work);
+    /* each push is an edge into a node of the loop, or a back edge */
+    uint32_t *work = alloc(g, 2 * (size_t)g->npred + g->n, sizeof *work);
     uint32_t *mark = alloc(g, g->n, sizeof *mark);
     for (uint32_t b = 0; b < g->n; b++)
         g->loopof[b] = g->lparent[b] = mark[b] = g->n;

@@ -70,6 +70,10 @@ static ty_t mask_of(ty_t t)
 static uint32_t like(SX *x, uint32_t b, uint32_t a)
 {
     ty_t ta = sx_r(x, a)->type, tb = sx_r(x, b)->type;
+    if (ta.n != tb.n || sx_r(x, a)->kind != BC_REG_VALUE ||
+        sx_r(x, b)->kind != BC_REG_VALUE)
+        sx_refuse(x, "the operands of %s differ in shape",
+                  spv_opname(spv_op(&x->m, x->at)));
     if (ty_scalar_size((enum ty_scalar)ta.s) ==
         ty_scalar_size((enum ty_scalar)tb.s))
         return b;

@@ -256,9 +256,12 @@ void spv_read(spv_mod *m)
     if (m->nw < 5 || m->w[0] != SPV_MAGIC)
         spv_fail(m, 0, "not a SPIR-V module (no magic number 0x07230203)");
     m->bound = m->w[3];
-    if (m->bound < 1 || m->bound > SPV_MAX_BOUND)
+    /* Every id is defined by an instruction of at least two words: a
+     * bound far beyond the module's size only costs memory. */
+    if (m->bound < 1 || m->bound > SPV_MAX_BOUND ||
+        m->bound > m->nw + 1024)
         spv_fail(m, 3, "id bound %u is outside 1..%u", m->bound,
-                 SPV_MAX_BOUND);
+                 m->nw + 1024 < SPV_MAX_BOUND ? m->nw + 1024 : SPV_MAX_BOUND);
     m->def = table(m, m->bound, sizeof *m->def);
     m->names = table(m, m->bound, sizeof *m->names);
     m->deco = table(m, m->bound, sizeof *m->deco);

@@ -33,7 +33,8 @@
 
 enum {
     SPV_MAX_BOUND = 1 << 22,   /* ids: more is refused as absurd */
-    SPV_MAX_INLINE = 32,       /* nested calls being inlined */
+    SPV_MAX_INLINE = 16,       /* nested calls being inlined */
+    SPV_MAX_CODE = 1 << 22,    /* code words of a kernel, inlined */
 };
 
 /* Decorations clvm reads, per id. */
@@ -257,6 +258,7 @@ typedef struct {
     spv_frame *fr;        /* the function being translated */
     spv_frame *spare;     /* a frame being set up, not yet current */
     unsigned depth;       /* of inlining */
+    uint32_t calls;       /* inlined in this kernel */
     uint32_t at;          /* the instruction being translated */
     spv_val *gv;          /* by id: module-scope variables as this
                              kernel sees them (built-ins, local arrays) */

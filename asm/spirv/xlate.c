@@ -248,6 +248,8 @@ static void call(SX *x)
     if (x->depth >= SPV_MAX_INLINE)
         sx_refuse(x, "calls nested more than %d deep (recursion is not "
                   "OpenCL C)", SPV_MAX_INLINE);
+    if (kb_pc(x->a) > SPV_MAX_CODE || ++x->calls > SPV_MAX_CODE / 16)
+        sx_refuse(x, "the kernel is too large with its calls inlined");
     spv_frame *fr = frame_new(x, f), *caller = x->fr;
     for (uint32_t i = 0; i < f->nparams; i++) {
         spv_val *v = sx_val(x, 4 + i);
@@ -368,7 +370,7 @@ static void variable(SX *x, uint32_t at, const varuse *u)
     if (!u[id].esc && u[id].stores == 1 && u[id].once == 1) {
         x->fr->v[id] = sv(-1, VK_ALIAS, 0);
         /* the value's register takes the variable's name (i = call) */
-        uint32_t v = u[id].value, d = m->def[v];
+        uint32_t v = u[id].value, d = v < m->bound ? m->def[v] : 0;
         if (m->names[id] && d > m->globals_end &&
             spv_op(m, d) != SpvOpFunctionParameter && !x->fr->hint[v])
             x->fr->hint[v] = m->names[id];
@@ -565,6 +567,7 @@ static void kernel(SX *x, const spv_entry *e)
     const spv_func *f = spv_func_of(m, e->at, e->func);
     uint32_t line = header_line(x, f, e->name);
     x->gv = zalloc(x, m->bound, sizeof *x->gv);
+    x->calls = 0;
     x->fr = frame_new(x, f);
     x->spare = NULL;
     x->a->line = line;
