@@ -268,6 +268,51 @@ static void extract(SX *x)
     swz(x, d, a, &k, 1, false);
 }
 
+/* v[i] with a run-time i: v.s0, then each component where i equals its
+ * number (a built-in vector: get_global_id(i) and the like, with the
+ * specification's 0, or 1 for the sizes, for i >= 3). */
+static void extract_dyn(SX *x)
+{
+    static const uint8_t bases[] = {BCB_GID, BCB_LID, BCB_GRP, BCB_GSZ,
+                                    BCB_LSZ, BCB_NGRP, BCB_GOFF};
+    spv_val *v = sx_val(x, 3);
+    uint32_t i = sx_reg(x, 4), n, src = 0;
+    ty_t it = sx_r(x, i)->type, rt = sx_vty(x, spv_word(&x->m, x->at, 1));
+    bool bvec = v->kind == VK_BVEC;
+    if (bvec) {
+        rt.s = (uint8_t)ty_unsigned_of((enum ty_scalar)rt.s);
+        n = 3;
+    } else {
+        src = sx_reg(x, 3);
+        n = count_of(x, src);
+    }
+    if (ty_is_float((enum ty_scalar)it.s) || it.n != 1)
+        sx_refuse(x, "a vector index that is not a scalar integer");
+    uint32_t d = sx_def(x, rt), t = sx_temp(x, rt);
+    uint32_t c = sx_temp(x, TY(ty_signed_of((enum ty_scalar)it.s), 1));
+    enum ty_scalar us = ty_unsigned_of((enum ty_scalar)rt.s);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t dst = k || bvec ? t : d;
+        if (bvec) {
+            uint32_t w[2] = {dst, k};
+            sx_emit(x, (enum bc_base)bases[v->aux], us, 1, 0, w, 2);
+        } else {
+            swz(x, dst, src, &k, 1, false);
+        }
+        if (!k && !bvec)
+            continue;
+        if (!k) {   /* out of range: 0 for ids and offsets, 1 for sizes */
+            uint32_t w[2] = {d, sx_const(x, rt, v->aux >= 3 && v->aux <= 5)};
+            sx_emit(x, BCB_MOV, us, 1, 0, w, 2);
+        }
+        uint32_t e[3] = {c, i, sx_const(x, it, k)};
+        sx_emit(x, BCB_EQ, ty_unsigned_of((enum ty_scalar)it.s), 1, 0, e, 3);
+        uint32_t cc = sx_as(x, c, TY(ty_signed_of(us), 1));
+        uint32_t w[4] = {d, d, t, cc};
+        sx_emit(x, BCB_SELECT, us, 1, 0, w, 4);
+    }
+}
+
 static void insert(SX *x)
 {
     uint32_t vid = spv_id(&x->m, x->at, 4), vd = x->m.def[vid];
@@ -604,6 +649,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpBitcast: bitcast(x); break;
     case SpvOpSelect: select_(x); break;
     case SpvOpCompositeExtract: extract(x); break;
+    case SpvOpVectorExtractDynamic: extract_dyn(x); break;
     case SpvOpCompositeInsert: insert(x); break;
     case SpvOpVectorShuffle: shuffle(x); break;
     case SpvOpCompositeConstruct: construct(x); break;
