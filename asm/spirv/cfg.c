@@ -494,8 +494,8 @@ static bool thread(snode *l, uint32_t from, uint8_t kind, uint32_t to)
         if (l->kind == S_BREAK && l->label == from &&
             !(l->cond && kind != S_BREAK))
             l->kind = kind, l->label = to, changed = true;
-        changed |= thread(l->body, from, kind, to) |
-                   thread(l->els, from, kind, to);
+        changed |= thread(l->body, from, kind, to);
+        changed |= thread(l->els, from, kind, to);
     }
     return changed;
 }
@@ -528,7 +528,8 @@ static bool tidy(snode **list, const fall *f)
         snode *s = *p;
         const fall *here = s->next ? NULL : f;
         if (s->kind == S_IF) {
-            changed |= tidy(&s->body, here) | tidy(&s->els, here);
+            changed |= tidy(&s->body, here);
+            changed |= tidy(&s->els, here);
             if (!s->body && !s->els) {
                 *p = s->next;
                 changed = true;
@@ -564,7 +565,8 @@ static bool retarget(snode *l, uint32_t from, uint32_t to)
     for (; l; l = l->next) {
         if (l->kind == S_BREAK && l->label == from)
             l->label = to, changed = true;
-        changed |= retarget(l->body, from, to) | retarget(l->els, from, to);
+        changed |= retarget(l->body, from, to);
+        changed |= retarget(l->els, from, to);
     }
     return changed;
 }
@@ -593,7 +595,8 @@ static bool unwrap(snode **list, const uint32_t *refs)
             if (last && last->kind == S_LOOP)
                 changed |= retarget(last->body, s->label, last->label);
         }
-        changed |= unwrap(&s->body, refs) | unwrap(&s->els, refs);
+        changed |= unwrap(&s->body, refs);
+        changed |= unwrap(&s->els, refs);
         if (s->kind == S_BLOCK && !refs[s->label]) {
             *p = append(s->body, s->next);
             changed = true;
