@@ -195,13 +195,18 @@ void spv_alias(spv_mod *m, spv_frame *fr)
         for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
              at += spv_wc(m, at)) {
             uint32_t from = operands(m, at), phi = spv_op(m, at) == SpvOpPhi;
+            /* a value stored into a variable that is its value from then
+             * on (VK_ALIAS) lives on: it must keep its own register */
+            bool lives = spv_op(m, at) == SpvOpStore && spv_wc(m, at) > 2 &&
+                         m->w[at + 1] < n &&
+                         fr->v[m->w[at + 1]].kind == VK_ALIAS;
             for (uint32_t k = from; k < spv_wc(m, at); k++) {
                 uint32_t u = m->w[at + k];
                 if (u >= n)
                     continue;
                 l.nuse[u]++;
-                l.ublk[u] = phi || (l.ublk[u] != NONE && l.ublk[u] != b)
-                            ? MULTI : b;
+                l.ublk[u] = phi || lives ||
+                            (l.ublk[u] != NONE && l.ublk[u] != b) ? MULTI : b;
             }
         }
     for (uint32_t b = 0; b < f->nblocks; b++)
