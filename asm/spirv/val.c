@@ -187,7 +187,8 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         const bc_reg *b = sx_r(x, (uint32_t)v->reg);
         uint32_t w[3] = {0, (uint32_t)v->reg, v->aux};
         w[0] = sx_defptr(x, id, b->type, b->space,
-                         b->flags & BC_REGF_CONSTPTR, NULL);
+                         b->flags & BC_REGF_CONSTPTR,
+                         x->fr->hint ? x->fr->hint[id] : NULL);
         sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
         return w[0];
     }
