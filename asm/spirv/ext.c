@@ -3,11 +3,14 @@
  * built-ins of stdlib/mathfn.h found by name (an s_ or u_ prefix gives
  * the signed or unsigned variant). An instruction clvm has no built-in
  * for is refused with its name and the source line. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "asm/spirv/spvint.h"
+#include "asm/optab.h"
+#include "vm/printf.h"
 
 /* The instruction set's names by number, from the Khronos grammar. */
 static const char *ocl_name(uint32_t n)
@@ -131,6 +134,78 @@ static void vstore(SX *x, const char *name)
     sx_emit(x, BCB_VSTH, (enum ty_scalar)t.s, t.n, fl, w, 3);
 }
 
+/* A printf format: a pointer to the first byte of a program-scope
+ * constant char array, OpenCL C's string literal. Its bytes up to the NUL
+ * into buf; the length. */
+static size_t format(SX *x, uint32_t ptr, char *buf, size_t cap)
+{
+    spv_mod *m = &x->m;
+    uint32_t c = m->def[ptr], op = spv_op(m, c);
+    if (op != SpvOpInBoundsPtrAccessChain && op != SpvOpPtrAccessChain)
+        sx_refuse(x, "printf's format is not a string literal");
+    uint32_t var = spv_id(m, c, 3), vd = m->def[var];
+    if (spv_op(m, vd) != SpvOpVariable || spv_wc(m, vd) < 5 ||
+        spv_word(m, vd, 3) != SpvStorageClassUniformConstant)
+        sx_refuse(x, "printf's format is not a string literal");
+    for (uint32_t i = 4; i < spv_wc(m, c); i++) {
+        const spv_const *k = spv_const_of(m, spv_id(m, c, i));
+        if (!k || k->v[0])
+            sx_refuse(x, "printf's format does not start its string");
+    }
+    uint32_t init = spv_id(m, vd, 4), id = m->def[init];
+    if (spv_op(m, id) != SpvOpConstantComposite)
+        sx_refuse(x, "printf's format is not a string literal");
+    size_t n = 0;
+    for (uint32_t i = 3; i < spv_wc(m, id); i++) {
+        const spv_const *k = spv_const_of(m, spv_id(m, id, i));
+        if (!k)
+            sx_refuse(x, "printf's format is not a string literal");
+        if (!(k->v[0] & 0xff))
+            break;
+        if (n + 1 >= cap)
+            sx_refuse(x, "a printf format longer than %zu bytes", cap - 1);
+        buf[n++] = (char)(k->v[0] & 0xff);
+    }
+    buf[n] = 0;
+    return n;
+}
+
+/* printf(format, args...): PRINTF, the format checked as the assembler
+ * checks it (vm/printf.c); its result is 0. */
+static void printf_(SX *x)
+{
+    char fmt[4096];
+    uint32_t wc = spv_wc(&x->m, x->at);
+    if (wc < 6 || wc - 6 > BC_MAX_CALL_ARGS)
+        sx_refuse(x, "printf with %u arguments (at most %d)", wc - 6,
+                  BC_MAX_CALL_ARGS);
+    size_t len = format(x, spv_id(&x->m, x->at, 5), fmt, sizeof fmt);
+    uint32_t w[1 + BC_MAX_CALL_ARGS] = {0}, n = wc - 6;
+    pf_arg args[BC_MAX_CALL_ARGS];
+    for (uint32_t i = 0; i < n; i++) {
+        w[1 + i] = sx_reg(x, 6 + i);
+        const bc_reg *r = sx_r(x, w[1 + i]);
+        if (r->kind != BC_REG_VALUE)
+            sx_refuse(x, "printf of a pointer or a string (%%p, %%s) is not "
+                      "supported yet");
+        args[i] = (pf_arg){PF_ARG_VALUE, r->type};
+    }
+    pf_error e;
+    if (pf_check(fmt, len, args, n, &e))
+        sx_refuse(x, "printf format \"%s\": %s", fmt, e.msg);
+    uint32_t at = kb_pc(x->a) + 1;
+    if (!kb_emit(x->a, op_variant(BCB_PRINTF, TY_UINT), 1, n, w, 1 + n))
+        spv_fail(&x->m, x->at, "out of memory");
+    char *s = malloc(len + 1);
+    if (!s)
+        spv_fail(&x->m, x->at, "out of memory");
+    memcpy(s, fmt, len + 1);
+    kb_format_add(x->a, at, s, len);
+    ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
+    x->fr->v[spv_word(&x->m, x->at, 2)] = sv((int32_t)sx_const(x, rt, 0),
+                                             VK_REG, 0);
+}
+
 void sx_ocl(SX *x)
 {
     uint32_t set = spv_id(&x->m, x->at, 3), n = spv_word(&x->m, x->at, 4);
@@ -146,6 +221,10 @@ void sx_ocl(SX *x)
             op(x, &oclops[i]);
             return;
         }
+    if (!strcmp(name, "printf")) {
+        printf_(x);
+        return;
+    }
     if (!strncmp(name, "vload", 5)) {
         vload(x, name);
         return;

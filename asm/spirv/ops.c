@@ -423,6 +423,8 @@ static void reinterpret(SX *x, uint32_t d, uint32_t s)
 /* The LD/ST operands for pointer p (word i): a register and an index. */
 static uint32_t address(SX *x, const spv_val *p, uint32_t i, uint32_t *idx)
 {
+    if (p->kind == VK_NONE)
+        sx_refuse(x, "program-scope constant arrays are not supported yet");
     if (p->kind == VK_CHAIN) {
         *idx = p->aux;
         return (uint32_t)p->reg;
@@ -561,7 +563,10 @@ static void chain(SX *x, bool ptr)
                                  spv_type_of(&x->m, x->at, bid));
     bool arr = bt->kind == SK_PTR && bt->elem < x->m.bound &&
                x->m.types[bt->elem].kind == SK_ARRAY;
-    uint32_t i = 4;
+    uint32_t i = 4, bd = x->m.def[bid];
+    if (bd < x->m.globals_end && spv_op(&x->m, bd) == SpvOpVariable &&
+        spv_word(&x->m, bd, 3) == SpvStorageClassUniformConstant)
+        return;   /* a string literal: printf reads it (ext.c) */
     if (sx_val(x, 3)->view)
         sx_refuse(x, "pointer arithmetic on a cast pointer is not supported "
                   "yet");

@@ -157,9 +157,10 @@ static void constant(spv_mod *m, uint32_t at, uint32_t op)
             m->cidx[id] = -1, m->nconsts--;   /* a zero register instead */
         break;
     case SpvOpConstantComposite:
-        if (!vec)
-            spv_fail(m, at, "composite constants other than vectors are "
-                     "not supported yet");
+        if (!vec) {   /* arrays (strings), structs: read where used */
+            m->cidx[id] = -1, m->nconsts--;
+            break;
+        }
         if (spv_wc(m, at) != 3 + t->count)
             spv_fail(m, at, "a %u-component vector constant with %u "
                      "components", t->count, spv_wc(m, at) - 3);
