@@ -76,7 +76,7 @@ static uint32_t condition(SX *x, uint32_t b, int32_t sw)
         if (lw == 2)
             v |= (uint64_t)spv_word(m, x->at, i + 1) << 32;
         uint32_t w[3] = {sx_temp(x, mt), sel, sx_const(x, st, v)};
-        sx_emit(x, BCB_EQ, ty_unsigned_of((enum ty_scalar)st.s), 1, 0, w, 3);
+        sx_emit(x, BCB_EQ, (enum ty_scalar)st.s, 1, 0, w, 3);
         if (acc != UINT32_MAX) {
             uint32_t o[3] = {w[0], w[0], acc};
             sx_emit(x, BCB_OR, (enum ty_scalar)mt.s, 1, 0, o, 3);
