@@ -571,12 +571,14 @@ static bool make_labels(D *d)
         unsigned base = bc_ops[BC_OPCODE(h)].base;
         if (!(w = bc_ins_words(h)) || w > k->ncode - pc)
             break;
-        uint32_t j = k->code[pc + (base == BCB_BRKTOIF ? 2 : 1)];
-        if (base == BCB_BLOCK)
+        if (base == BCB_BLOCK) {
             d->labels[pc] = 1;
-        else if ((base == BCB_BRKTO || base == BCB_BRKTOIF ||
-                  base == BCB_CONTTO) && j < k->ncode)
-            d->labels[j] = 1;
+        } else if (base == BCB_BRKTO || base == BCB_BRKTOIF ||
+                   base == BCB_CONTTO) {
+            uint32_t j = k->code[pc + (base == BCB_BRKTOIF ? 2 : 1)];
+            if (j < k->ncode)
+                d->labels[j] = 1;
+        }
     }
     for (uint32_t pc = 0, n = 0; pc < k->ncode; pc++)
         if (d->labels[pc])
