@@ -41,14 +41,20 @@ static void header(uint32_t bound)
     ins(SpvOpName, 2, 7, 'p');
 }
 
-/* kernel void k(global uint *p) { p[0] = 7; } */
-static void kernel_store(void)
+/* void (1), uint (2), global uint * (3), void (global uint *) (4) */
+static void types(void)
 {
-    header(9);
     ins(SpvOpTypeVoid, 1, 1);
     ins(SpvOpTypeInt, 3, 2, 32, 0);
     ins(SpvOpTypePointer, 3, 3, SpvStorageClassCrossWorkgroup, 2);
     ins(SpvOpTypeFunction, 3, 4, 1, 3);
+}
+
+/* kernel void k(global uint *p) { p[0] = 7; } */
+static void kernel_store(void)
+{
+    header(9);
+    types();
     ins(SpvOpConstant, 3, 2, 5, 7);
     ins(SpvOpFunction, 4, 1, 6, 0, 4);
     ins(SpvOpFunctionParameter, 2, 3, 7);
@@ -173,10 +179,7 @@ static void big_endian(void)
 static void irreducible(void)
 {
     header(14);
-    ins(SpvOpTypeVoid, 1, 1);
-    ins(SpvOpTypeInt, 3, 2, 32, 0);
-    ins(SpvOpTypePointer, 3, 3, SpvStorageClassCrossWorkgroup, 2);
-    ins(SpvOpTypeFunction, 3, 4, 1, 3);
+    types();
     ins(SpvOpTypeBool, 1, 5);
     ins(SpvOpConstantTrue, 2, 5, 9);
     ins(SpvOpFunction, 4, 1, 6, 0, 4);
