@@ -268,6 +268,23 @@ static void extract(SX *x)
     swz(x, d, a, &k, 1, false);
 }
 
+/* OpAny / OpAll of a truth vector: its components or'd / and'd, != 0. */
+static void any_all(SX *x, bool all)
+{
+    uint32_t a = sx_reg(x, 3);
+    ty_t t = sx_r(x, a)->type, st = TY(t.s, 1);
+    enum ty_scalar us = ty_unsigned_of((enum ty_scalar)t.s);
+    uint32_t acc = sx_temp(x, st), e = sx_temp(x, st);
+    for (uint32_t k = 0; k < t.n; k++) {
+        swz(x, k ? e : acc, a, &k, 1, false);
+        uint32_t w[3] = {acc, acc, e};
+        if (k)
+            sx_emit(x, all ? BCB_AND : BCB_OR, us, 1, 0, w, 3);
+    }
+    uint32_t w[3] = {sx_def(x, mask_of(st)), acc, sx_const(x, st, 0)};
+    sx_emit(x, BCB_NE, us, 1, 0, w, 3);
+}
+
 /* v[i] with a run-time i: v.s0, then each component where i equals its
  * number (a built-in vector: get_global_id(i) and the like, with the
  * specification's 0, or 1 for the sizes, for i >= 3). */
@@ -655,6 +672,8 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpSelect: select_(x); break;
     case SpvOpCompositeExtract: extract(x); break;
     case SpvOpVectorExtractDynamic: extract_dyn(x); break;
+    case SpvOpAny: any_all(x, false); break;
+    case SpvOpAll: any_all(x, true); break;
     case SpvOpCompositeInsert: insert(x); break;
     case SpvOpVectorShuffle: shuffle(x); break;
     case SpvOpCompositeConstruct: construct(x); break;
