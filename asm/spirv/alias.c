@@ -211,6 +211,6 @@ void spv_alias(spv_mod *m, spv_frame *fr)
         }
     for (uint32_t b = 0; b < f->nblocks; b++)
         one_block(&l, b);
-    for (int i = 0; i < 6; i++)
+    for (int i = 1; i < 6; i++)   /* tmp[0], the use counts, stays */
         free(fr->tmp[i]), fr->tmp[i] = NULL;
 }

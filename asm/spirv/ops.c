@@ -332,9 +332,9 @@ static void extract_dyn(SX *x)
 
 static void insert(SX *x)
 {
-    uint32_t vid = spv_id(&x->m, x->at, 4), vd = x->m.def[vid];
-    if (spv_wc(&x->m, x->at) == 6 && spv_op(&x->m, vd) == SpvOpUndef &&
-        spv_word(&x->m, x->at, 5) < sx_vty(x, spv_word(&x->m, vd, 1)).n) {
+    uint32_t vid = spv_id(&x->m, x->at, 4), ud = x->m.def[vid];
+    if (spv_wc(&x->m, x->at) == 6 && spv_op(&x->m, ud) == SpvOpUndef &&
+        spv_word(&x->m, x->at, 5) < sx_vty(x, spv_word(&x->m, ud, 1)).n) {
         /* (T)(s) in -O0 code: insert, then shuffle component k everywhere */
         x->fr->v[spv_word(&x->m, x->at, 2)] = sv(
             (int32_t)sx_reg(x, 3), VK_SPLAT, spv_word(&x->m, x->at, 5));
@@ -345,6 +345,16 @@ static void insert(SX *x)
     ty_t t = sx_r(x, vec)->type;
     if (spv_wc(&x->m, x->at) != 6 || k >= t.n)
         sx_refuse(x, "composite insertion other than one vector component");
+    /* (T)(a, b, ...): a chain of insertions, each into the last, which
+     * nothing else reads: in place */
+    const uint32_t *nuse = x->fr->tmp[0];
+    uint32_t vd = x->m.def[vid];
+    if (nuse && nuse[vid] == 1 && !x->fr->into[vid] &&
+        spv_op(&x->m, vd) == SpvOpCompositeInsert) {
+        x->fr->v[spv_word(&x->m, x->at, 2)] = sv((int32_t)vec, VK_REG, 0);
+        swz(x, vec, obj, &k, 1, true);
+        return;
+    }
     uint32_t d = sx_def(x, t), w[2] = {d, vec};
     sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 2);
     swz(x, d, obj, &k, 1, true);

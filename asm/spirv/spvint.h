@@ -246,7 +246,8 @@ struct spv_frame {
                              is computed into (alias.c), or 0 */
     uint8_t *alias;       /* by id: a load that reads the variable's
                              register itself */
-    void *tmp[6];         /* alias.c's work, freed with the frame */
+    void *tmp[6];         /* alias.c's work, freed with the frame; tmp[0]
+                             stays: the uses of each id (uint32_t) */
     const char **hint;    /* by id: a name for its register (the variable
                              it is stored to), or NULL */
     struct spv_frame *up;
