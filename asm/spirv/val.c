@@ -78,18 +78,24 @@ static spv_val *global(SX *x, uint32_t id)
         sx_refuse(x, "built-in variable %d is not supported", bi);
     }
     const spv_type *at = spv_typ(&x->m, d, pt->elem);
+    const char *nm = x->m.names[id] ? x->m.names[id] : "?";
+    if (!strncmp(nm, "__const.", 8))   /* clang's initialiser of a local */
+        sx_refuse(x, "initialised private arrays ('%s') are not supported "
+                  "yet", strrchr(nm, '.') + 1);
     if (sc != SpvStorageClassWorkgroup || at->kind != SK_ARRAY ||
         spv_wc(&x->m, d) > 4)
         sx_refuse(x, "program-scope variables other than __local arrays "
-                  "are not supported yet ('%s')",
-                  x->m.names[id] ? x->m.names[id] : "?");
+                  "are not supported yet ('%s')", nm);
+    if (spv_typ(&x->m, d, at->elem)->kind == SK_ARRAY)
+        sx_refuse(x, "'%s': __local arrays of arrays are not supported yet",
+                  nm);
     ty_t et = sx_vty(x, at->elem);
     bc_reg r = {0};
     r.type = et, r.kind = BC_REG_PTR, r.space = BC_LOCAL;
     r.init = BC_INIT_ARRAY, r.arg = at->count;
     if (!at->count || (uint64_t)at->count * ty_sizeof(et) > BC_MAX_LOCAL)
         sx_refuse(x, "a __local array of %u elements", at->count);
-    const char *nm = x->m.names[id], *dot = nm ? strrchr(nm, '.') : NULL;
+    const char *dot = x->m.names[id] ? strrchr(nm, '.') : NULL;
     int32_t reg = sx_named(x, dot ? dot + 1 : nm, r);
     if (reg < 0)
         reg = sx_named(x, "local_array", r);

@@ -367,6 +367,14 @@ static void variable(SX *x, uint32_t at, const varuse *u)
                   m->names[id] ? m->names[id] : "?");
     const spv_type *t = spv_typ(m, at, pt->elem);
     bc_reg r = {0};
+    const char *nm = m->names[id] ? m->names[id] : "?";
+    if (t->kind == SK_STRUCT || (t->kind == SK_ARRAY &&
+                                 spv_typ(m, at, t->elem)->kind != SK_INT &&
+                                 spv_typ(m, at, t->elem)->kind != SK_FLOAT &&
+                                 spv_typ(m, at, t->elem)->kind != SK_VEC))
+        sx_refuse(x, "'%s': %s are not supported yet", nm,
+                  t->kind == SK_STRUCT ? "structs" : "arrays of arrays or "
+                  "structs");
     if (!u[id].esc && u[id].stores == 1 && u[id].once == 1) {
         x->fr->v[id] = sv(-1, VK_ALIAS, 0);
         /* the value's register takes the variable's name (i = call) */
