@@ -592,7 +592,8 @@ static void chain(SX *x, bool ptr)
                x->m.types[bt->elem].kind == SK_ARRAY;
     uint32_t i = 4, bd = x->m.def[bid];
     if (bd < x->m.globals_end && spv_op(&x->m, bd) == SpvOpVariable &&
-        spv_word(&x->m, bd, 3) == SpvStorageClassUniformConstant)
+        spv_word(&x->m, bd, 3) == SpvStorageClassUniformConstant &&
+        x->gv[bid].kind == VK_NONE)
         return;   /* a string literal: printf reads it (ext.c) */
     if (sx_val(x, 3)->view)
         sx_refuse(x, "pointer arithmetic on a cast pointer is not supported "

@@ -569,6 +569,51 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
     }
 }
 
+/* Program-scope constant arrays other than strings (8-bit arrays, which
+ * printf reads): each a private array the kernel fills first, so that
+ * every work-item reads its own copy. */
+static void tables(SX *x)
+{
+    spv_mod *m = &x->m;
+    for (uint32_t at = 5; at < m->globals_end; at += spv_wc(m, at)) {
+        if (spv_op(m, at) != SpvOpVariable || spv_wc(m, at) < 5 ||
+            spv_word(m, at, 3) != SpvStorageClassUniformConstant)
+            continue;
+        x->at = at;
+        const spv_type *pt = spv_typ(m, at, spv_word(m, at, 1));
+        const spv_type *t = spv_typ(m, at, pt->elem);
+        uint32_t init = spv_id(m, at, 4), id = spv_word(m, at, 2);
+        if (t->kind != SK_ARRAY || spv_typ(m, at, t->elem)->kind == SK_ARRAY)
+            continue;
+        ty_t et = sx_vty(x, t->elem);
+        if (ty_scalar_size((enum ty_scalar)et.s) == 1 && et.n == 1)
+            continue;   /* a string */
+        uint32_t d = m->def[init];
+        if (!t->count || (uint64_t)t->count * ty_sizeof(et) > BC_MAX_PRIVATE ||
+            (spv_op(m, d) == SpvOpConstantComposite &&
+             spv_wc(m, d) != 3 + t->count))
+            sx_refuse(x, "a constant array of %u elements", t->count);
+        bc_reg r = {0};
+        r.type = et, r.kind = BC_REG_PTR, r.space = BC_PRIVATE;
+        r.init = BC_INIT_ARRAY, r.arg = t->count;
+        int32_t reg = sx_named(x, m->names[id], r);
+        if (reg < 0)
+            reg = sx_named(x, "constant_array", r);
+        x->gv[id] = sv(reg, VK_REG, 0);
+        for (uint32_t k = 0; k < t->count; k++) {
+            uint32_t v = spv_op(m, d) == SpvOpConstantComposite
+                         ? spv_id(m, d, 3 + k) : init;
+            x->at = d;
+            uint32_t w[3] = {(uint32_t)reg, sx_const(x, TY(TY_UINT, 1), k),
+                             sx_val_reg(x, &x->fr->v[v], v)};
+            if (!ty_eq(sx_r(x, w[2])->type, et))
+                sx_refuse(x, "a constant array of another element type");
+            sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)et.s), et.n, 0,
+                    w, 3);
+        }
+    }
+}
+
 static void kernel(SX *x, const spv_entry *e)
 {
     spv_mod *m = &x->m;
@@ -586,6 +631,7 @@ static void kernel(SX *x, const spv_entry *e)
         spv_fail(m, e->at, "a kernel without a name");
     kb_kernel_begin(x->a, e->name, strlen(e->name), line);
     params(x, e, f);
+    tables(x);
     function(x, f, x->fr);
     emit0(x, BCB_RET, 0, 0);
     if (!kb_kernel_end(x->a))
