@@ -108,6 +108,13 @@ static void binary(SX *x, const struct binop *o)
     ty_t rt = o->mask ? mask_of(t)
               : o->how == 'u' ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
               : sx_vty(x, spv_word(&x->m, x->at, 1));
+    /* bit operations keep their operand's type; + - * without
+     * NoSignedWrap are OpenCL C's unsigned ones */
+    if (o->how == 'b' && !o->mask)
+        rt = (o->base == BCB_ADD || o->base == BCB_SUB ||
+              o->base == BCB_MUL) && !nsw ? ty_unsigned(t)
+             : o->base == BCB_ADD || o->base == BCB_SUB || o->base == BCB_MUL
+             ? ty_signed(t) : t;
     uint32_t d = sx_def(x, rt);
     uint32_t w[3] = {o->mask == 2 ? sx_temp(x, rt) : d, a, b};
     sx_emit(x, (enum bc_base)o->base, vs, t.n, nsw ? BC_F_SIGNED : 0, w, 3);
@@ -178,8 +185,22 @@ static void convert(SX *x, char src, char dst, bool sat)
     static const enum rnd modes[4] = {RND_RTE, RND_RTZ, RND_RTP, RND_RTN};
     bool spelled = dc->rnd >= 0;
     enum rnd r = spelled ? modes[dc->rnd] : cv_default_round(ds);
-    uint32_t w[3] = {sx_def(x, rt), a, BC_CVT(ds, ss, sat, r, spelled)};
+    uint32_t d = sx_def(x, rt), tmp = d;
+    ty_t dt = sx_r(x, d)->type;   /* a variable's, if computed into one */
+    if (dt.s != rt.s) {
+        bool any = !sat && !ty_is_float(ds) &&
+                   ty_scalar_size(ds) < ty_scalar_size(ss);
+        if (any)   /* narrowing keeps the low bits: either sign */
+            ds = (enum ty_scalar)dt.s, r = cv_default_round(ds);
+        else
+            tmp = sx_temp(x, rt);
+    }
+    uint32_t w[3] = {tmp, a, BC_CVT(ds, ss, sat, r, spelled)};
     sx_emit(x, BCB_CVT, TY_UINT, rt.n, 0, w, 3);
+    if (tmp != d) {
+        uint32_t m[2] = {d, tmp};
+        sx_emit(x, BCB_MOV, ty_unsigned_of(ds), rt.n, 0, m, 2);
+    }
 }
 
 static void bitcast(SX *x)

@@ -304,6 +304,9 @@ typedef struct {
     uint32_t stores;
     uint32_t value;       /* the value of the (last) store */
     uint32_t castof;      /* a pointer cast: the id it casts, or 0 */
+    uint32_t loadof;      /* a value: the variable it was loaded from */
+    uint32_t storeto;     /* a value: a variable it is stored to */
+    int32_t sign;         /* a variable: signed uses less unsigned ones */
 } varuse;
 
 /* The variable a pointer (cast) is, for the use counts. */
@@ -320,6 +323,8 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
         uint32_t op = spv_op(m, at), from = 1;
         if (op == SpvOpLoad) {
             uint32_t p = spv_word(m, at, 3);
+            if (p < m->bound && spv_word(m, at, 2) < m->bound)
+                u[spv_word(m, at, 2)].loadof = root(u, p);
             if (p < m->bound && !u[root(u, p)].stores)
                 u[root(u, p)].once = 2;   /* read before written */
             continue;                     /* the rest are literals */
@@ -333,6 +338,8 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
                             spv_op(m, m->def[v]) != SpvOpPhi;
             if (p < m->bound)
                 u[root(u, p)].stores++, u[p].value = v;
+            if (p < m->bound && v < m->bound)
+                u[v].storeto = root(u, p);
             from = 2;
         }
         if (op == SpvOpBitcast && spv_wc(m, at) == 4 &&
@@ -408,10 +415,76 @@ static void variable(SX *x, uint32_t at, const varuse *u)
         return;
     }
     r.type = sx_vty(x, pt->elem), r.kind = BC_REG_VALUE;
+    if (u[id].sign < 0 && !ty_is_float((enum ty_scalar)r.type.s))
+        r.type = ty_unsigned(r.type);   /* used as OpenCL C's uint */
     int32_t reg = sx_named(x, m->names[id], r);
     if (reg < 0)
         reg = (int32_t)sx_temp(x, r.type);
     x->fr->v[id] = sv(reg, VK_VAR, u[id].viewed);   /* alias.c: aux 0 */
+}
+
+/* How the instruction at `at` reads its operands and makes its result:
+ * +1 signed, -1 unsigned, 0 either way. */
+static void signs(spv_mod *m, uint32_t at, int *in, int *out)
+{
+    uint32_t op = spv_op(m, at);
+    *in = *out = 0;
+    switch (op) {
+    case SpvOpSDiv: case SpvOpSRem: case SpvOpSMod: case SpvOpSLessThan:
+    case SpvOpSLessThanEqual: case SpvOpSGreaterThan:
+    case SpvOpSGreaterThanEqual: case SpvOpShiftRightArithmetic:
+        *in = *out = 1;
+        break;
+    case SpvOpUDiv: case SpvOpUMod: case SpvOpULessThan:
+    case SpvOpULessThanEqual: case SpvOpUGreaterThan:
+    case SpvOpUGreaterThanEqual: case SpvOpShiftRightLogical:
+        *in = *out = -1;
+        break;
+    case SpvOpConvertSToF: *in = 1; break;
+    case SpvOpConvertUToF: *in = -1; break;
+    case SpvOpConvertFToS: *out = 1; break;
+    case SpvOpConvertFToU: *out = -1; break;
+    case SpvOpSatConvertSToU: *in = 1, *out = -1; break;
+    case SpvOpSatConvertUToS: *in = -1, *out = 1; break;
+    case SpvOpSConvert: case SpvOpUConvert: {
+        const spv_type *r = spv_typ(m, at, spv_word(m, at, 1));
+        const spv_type *a = spv_typ(m, at, spv_type_of(m, at,
+                                                        spv_id(m, at, 3)));
+        if (ty_scalar_size((enum ty_scalar)r->ty.s) >
+            ty_scalar_size((enum ty_scalar)a->ty.s))   /* widening */
+            *in = *out = op == SpvOpSConvert ? 1 : -1;
+        break;
+    }
+    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpSNegate:
+        /* clang marks signed + - * NoSignedWrap, never unsigned ones */
+        *in = *out = m->deco[spv_word(m, at, 2)].nsw ? 1 : -1;
+        break;
+    }
+}
+
+/* Votes for each variable's sign from how its values are used. */
+static void vote(SX *x, const spv_func *f, varuse *u)
+{
+    spv_mod *m = &x->m;
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t at = f->blocks[b].at; at < f->blocks[b].term;
+             at += spv_wc(m, at)) {
+            int in, out;
+            bool res = false, rtype = false;
+            spv_result(spv_op(m, at), &res, &rtype);
+            if (!rtype || spv_wc(m, at) < 4)
+                continue;
+            x->at = at;
+            signs(m, at, &in, &out);
+            for (uint32_t i = 3; in && i < spv_wc(m, at); i++) {
+                uint32_t id = m->w[at + i];
+                if (id < m->bound && u[id].loadof)
+                    u[u[id].loadof].sign += in;
+            }
+            uint32_t r = spv_word(m, at, 2);
+            if (out && u[r].storeto)
+                u[u[r].storeto].sign += out;
+        }
 }
 
 /* Registers for the function's variables and OpPhi results. */
@@ -423,6 +496,7 @@ static void declare(SX *x, const spv_func *f)
     x->fr->hint = zalloc(x, m->bound, sizeof *x->fr->hint);
     for (uint32_t b = 0; b < f->nblocks; b++)
         uses(x, f, b, u);
+    vote(x, f, u);
     for (uint32_t b = 0; b < f->nblocks; b++)
         for (uint32_t at = f->blocks[b].at; at < f->blocks[b].term;
              at += spv_wc(m, at)) {
