@@ -351,6 +351,30 @@ static void extract_dyn(SX *x)
     }
 }
 
+/* v[i] = s with a run-time i: each component takes s where i is its
+ * number. */
+static void insert_dyn(SX *x)
+{
+    uint32_t vec = sx_reg(x, 3), obj = sx_reg(x, 4), i = sx_reg(x, 5);
+    ty_t t = sx_r(x, vec)->type, it = sx_r(x, i)->type, st = TY(t.s, 1);
+    if (ty_is_float((enum ty_scalar)it.s) || it.n != 1 ||
+        !ty_eq(sx_r(x, obj)->type, st))
+        sx_refuse(x, "OpVectorInsertDynamic of mismatched operands");
+    enum ty_scalar us = ty_unsigned_of((enum ty_scalar)t.s);
+    uint32_t d = sx_def(x, t), e = sx_temp(x, st);
+    uint32_t c = sx_temp(x, TY(ty_signed_of((enum ty_scalar)it.s), 1));
+    uint32_t m[2] = {d, vec};
+    sx_emit(x, BCB_MOV, us, t.n, 0, m, 2);
+    for (uint32_t k = 0; k < t.n; k++) {
+        uint32_t q[3] = {c, i, sx_const(x, it, k)};
+        sx_emit(x, BCB_EQ, (enum ty_scalar)it.s, 1, 0, q, 3);
+        swz(x, e, d, &k, 1, false);
+        uint32_t w[4] = {e, e, obj, sx_as(x, c, TY(ty_signed_of(us), 1))};
+        sx_emit(x, BCB_SELECT, us, 1, 0, w, 4);
+        swz(x, d, e, &k, 1, true);
+    }
+}
+
 static void insert(SX *x)
 {
     uint32_t vid = spv_id(&x->m, x->at, 4), ud = x->m.def[vid];
@@ -704,6 +728,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpSelect: select_(x); break;
     case SpvOpCompositeExtract: extract(x); break;
     case SpvOpVectorExtractDynamic: extract_dyn(x); break;
+    case SpvOpVectorInsertDynamic: insert_dyn(x); break;
     case SpvOpAny: any_all(x, false); break;
     case SpvOpAll: any_all(x, true); break;
     case SpvOpCompositeInsert: insert(x); break;

@@ -340,7 +340,9 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
                 u[root(u, p)].stores++, u[p].value = v;
             if (p < m->bound && v < m->bound)
                 u[v].storeto = root(u, p);
-            from = 2;
+            if (v < m->bound)   /* a stored pointer escapes; the memory */
+                u[v].esc = u[root(u, v)].esc = 1;   /* operands are literals */
+            continue;
         }
         if (op == SpvOpBitcast && spv_wc(m, at) == 4 &&
             spv_word(m, at, 2) < m->bound && spv_word(m, at, 3) < m->bound &&
