@@ -29,6 +29,8 @@ void sx_refuse(SX *x, const char *fmt, ...)
 void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,
              unsigned flags, const uint32_t *w, unsigned nw)
 {
+    if (base == BCB_MOV && w[0] == w[1])
+        return;   /* r = r: nothing (and the IR would not write it) */
     int op = op_variant(base, s);
     if (op < 0)
         sx_refuse(x, "internal error: %s has no %s variant",
