@@ -43,7 +43,7 @@ CPPFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lffi -ledit) \
            -ldl -lm -lpthread
 
-LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c) \
+LIB_SRC  := $(wildcard stdlib/*.c vm/*.c asm/*.c asm/spirv/*.c) \
             $(filter-out tools/main.c tools/demo.c,$(wildcard tools/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TLIB_SRC := $(wildcard tests/lib/*.c)
@@ -133,7 +133,8 @@ demo: $(BUILD)/demo
 DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
         python3-pyopencl python3-pytest python3-numpy \
-        tmux lcov gcovr clinfo
+        tmux lcov gcovr clinfo clang-14 llvm-spirv-14 spirv-headers \
+        spirv-tools
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'

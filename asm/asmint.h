@@ -20,6 +20,8 @@
  *   check.c     OpenCL typing of a tree
  *   lower.c     checked tree -> instructions
  *   hostcall.c  the extern declaration and printf statements
+ *   flow.c      labelled control flow: labels, and the jump that a
+ *               `break NAME` or `continue NAME` becomes
  *   stmt.c      statements, declarations, blocks, kernels: the line loop
  *   asm.c       the public API
  *   dis.c       the disassembler (asm/dis.h)
@@ -192,10 +194,13 @@ typedef struct {
 
 typedef bool (*idmap_eq)(const void *ctx, uint32_t id, const void *key);
 
-enum blk_kind { B_IF, B_ELSE, B_LOOP };
+enum blk_kind { B_IF, B_ELSE, B_LOOP, B_BLOCK };
+
+enum { ASM_LABEL_MAX = 64 };   /* a label's bytes, with its NUL */
 
 typedef struct {
     uint8_t kind;
+    char label[ASM_LABEL_MAX];   /* loop NAME, block NAME; "" if none */
     bool chained;         /* opened by `else if`: closes with its parent */
     uint32_t pc;          /* the IF, ELSE or LOOP instruction */
     uint32_t line, col;   /* where it was opened, for messages */
@@ -472,6 +477,18 @@ int32_t kb_extern_find(const A *a, const char *s, size_t len);  /* or -1 */
 bool kb_extern_add(A *a, const char *name, size_t len, bc_ctype ret,
                    unsigned np, const bc_ctype *params);
 void kb_format_add(A *a, uint32_t at, char *s, size_t len);
+
+/* flow.c: labels of the open blocks (a->blocks) */
+/* Reads the label after `loop` or `block` into out ("" if none, unless
+ * need); false after an error. */
+bool flow_label(A *a, char out[ASM_LABEL_MAX], bool need);
+/* The open block that `break NAME` / `continue NAME` names, or -1 after an
+ * error. */
+int32_t flow_target(A *a, const tok *name, bool brk);
+/* The jump to open block target: BREAK, BRKIF or CONT where it is the
+ * innermost loop, else BRKTO, BRKTOIF or CONTTO. c: the condition of
+ * `break NAME if c` (NULL: none). */
+bool flow_jump(A *a, uint32_t target, bool brk, const opnd *c, bool negate);
 
 /* stmt.c */
 void stmt_line(A *a);            /* the current line's tokens */

@@ -23,6 +23,8 @@ typedef struct {
     uint32_t vline;       /* the line the next printed line will have */
     char **names;         /* printable register names */
     int bad;
+    uint32_t *labels;     /* by pc: the label number of a LOOP or BLOCK
+                             that a labelled jump names (0: none) */
 } D;
 
 static const char *const spaces[] = {
@@ -556,6 +558,56 @@ static bool p_printf(D *d, const ins *in)
     return false;
 }
 
+/* Labels: every BLOCK, and each LOOP that a labelled jump names, gets
+ * L1, L2, ... in pc order. The bytecode keeps no label names. */
+static bool make_labels(D *d)
+{
+    const bc_kernel *k = d->k;
+    d->labels = calloc(k->ncode + 1, sizeof *d->labels);
+    if (!d->labels)
+        return false;
+    for (uint32_t pc = 0, w; pc < k->ncode; pc += w) {
+        uint32_t h = k->code[pc];
+        unsigned base = bc_ops[BC_OPCODE(h)].base;
+        if (!(w = bc_ins_words(h)) || w > k->ncode - pc)
+            break;
+        if (base == BCB_BLOCK) {
+            d->labels[pc] = 1;
+        } else if (base == BCB_BRKTO || base == BCB_BRKTOIF ||
+                   base == BCB_CONTTO) {
+            uint32_t j = k->code[pc + (base == BCB_BRKTOIF ? 2 : 1)];
+            if (j < k->ncode)
+                d->labels[j] = 1;
+        }
+    }
+    for (uint32_t pc = 0, n = 0; pc < k->ncode; pc++)
+        if (d->labels[pc])
+            d->labels[pc] = ++n;
+    return true;
+}
+
+/* block L1 / loop L1 */
+static bool p_block(D *d, const ins *in)
+{
+    uint32_t pc = (uint32_t)(in->w - 1 - d->k->code);
+    fprintf(d->out, "%s L%u", in->sp, d->labels[pc]);
+    return false;
+}
+
+/* break L1, break L1 if c, continue L1 */
+static bool p_jump(D *d, const ins *in)
+{
+    uint32_t j = word(in, 'j');
+    fprintf(d->out, "%s L%u", in->sp, j < d->k->ncode ? d->labels[j] : 0);
+    if (in->base == BCB_BRKTOIF) {
+        fputc(' ', d->out);
+        ins c = *in;
+        c.sp = "if", c.form = '!';
+        p_cond(d, &c);
+    }
+    return false;
+}
+
 /* The printer of each form letter (vm/opcodes.def: PRINT). */
 static printer *const printers[128] = {
     ['o'] = p_binary, ['u'] = p_unary, ['f'] = p_call, ['w'] = p_workitem,
@@ -565,6 +617,7 @@ static printer *const printers[128] = {
     ['l'] = p_load, ['L'] = p_store, ['n'] = p_vload, ['N'] = p_vstore,
     ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
     ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
+    ['B'] = p_block, ['T'] = p_jump,
 };
 
 /* One instruction as a statement (without indentation or newline). */
@@ -574,6 +627,8 @@ static void statement(D *d, const uint32_t *code, bool last)
     const char *pf = op_print((enum bc_base)base);
     unsigned char form = (unsigned char)pf[0];
     printer *p = form < 128 ? printers[form] : NULL;
+    if (base == BCB_LOOP && d->labels[code - d->k->code])
+        p = p_block;
     ins in = {op, base, BC_N(code[0]), BC_FLAGS(code[0]), code + 1,
               (char)form, pf[0] && pf[1] == ' ' ? pf + 2 : "", last,
               bc_bases[base].operands, bc_bases[base].types};
@@ -703,7 +758,8 @@ static void code(D *d)
         }
         unsigned base = bc_ops[BC_OPCODE(h)].base;
         bool last = pc + words == k->ncode && base == BCB_RET;
-        if (base == BCB_ELSE || base == BCB_ENDIF || base == BCB_ENDLOOP)
+        if (base == BCB_ELSE || base == BCB_ENDIF || base == BCB_ENDLOOP ||
+            base == BCB_ENDBLOCK)
             depth = depth ? depth - 1 : 0;
         line_for(d, bc_line_of(k, pc));
         /* Verbose: the statement goes to a string first, so that the
@@ -728,7 +784,8 @@ static void code(D *d)
             fprintf(out, "%*s// %-4u %-11s %s", tlen < 40 ? (int)(40 - tlen) : 2,
                     "", pc, bc_ops[BC_OPCODE(h)].name, bc_bases[base].synopsis);
         newline(d);
-        if (base == BCB_IF || base == BCB_ELSE || base == BCB_LOOP)
+        if (base == BCB_IF || base == BCB_ELSE || base == BCB_LOOP ||
+            base == BCB_BLOCK)
             depth++;
         pc += words;
     }
@@ -757,7 +814,7 @@ static void quoted(FILE *f, const char *s)
 
 int dis_module(const bc_module *m, FILE *out, unsigned flags)
 {
-    D d = {m, NULL, out, flags, 1, NULL, 0};
+    D d = {m, NULL, out, flags, 1, NULL, 0, NULL};
     /* Extern declarations have no lines: before the first #line. */
     for (uint32_t i = 0; i < m->nexterns; i++) {
         const bc_extern *x = &m->externs[i];
@@ -781,7 +838,7 @@ int dis_module(const bc_module *m, FILE *out, unsigned flags)
         d.k = &m->kernels[i];
         if (i)
             newline(&d);
-        if (!make_names(&d)) {
+        if (!make_names(&d) || !make_labels(&d)) {
             fprintf(out, "// out of memory\n");
             d.bad = -1;
         } else {
@@ -792,7 +849,8 @@ int dis_module(const bc_module *m, FILE *out, unsigned flags)
         for (uint32_t r = 0; d.names && r < d.k->nregs; r++)
             free(d.names[r]);
         free(d.names);
-        d.names = NULL;
+        free(d.labels);
+        d.names = NULL, d.labels = NULL;
     }
     return d.bad;
 }

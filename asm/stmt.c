@@ -55,8 +55,8 @@ static void push_block(A *a, enum blk_kind k, uint32_t pc, uint32_t col,
         }
         a->blocks = nb, a->capblocks = cap;
     }
-    a->blocks[a->nblocks++] = (block){(uint8_t)k, chained, pc, a->line, col,
-                                      copy_line(a)};
+    a->blocks[a->nblocks++] = (block){(uint8_t)k, "", chained, pc, a->line,
+                                      col, copy_line(a)};
 }
 
 static bool emit0(A *a, enum bc_base b, const uint32_t *w, unsigned nw)
@@ -78,7 +78,8 @@ static void unclosed(A *a, uint32_t line, const char *text, uint32_t col,
 
 static const char *blk_name(const block *b)
 {
-    return b->kind == B_LOOP ? "loop" : b->kind == B_ELSE ? "else" : "if";
+    return b->kind == B_LOOP ? "loop" : b->kind == B_ELSE ? "else"
+           : b->kind == B_BLOCK ? "block" : "if";
 }
 
 /* Ends the kernel being built: at `end` (ok) or cut short by a new kernel
@@ -787,6 +788,9 @@ static void stmt_end(A *a)
             uint32_t w[1] = {b->pc + 2};
             if (emit0(a, BCB_ENDLOOP, w, 1) && b->pc != UINT32_MAX)
                 kb_patch(a, b->pc + 1, pc);
+        } else if (b->kind == B_BLOCK) {
+            if (emit0(a, BCB_ENDBLOCK, NULL, 0) && b->pc != UINT32_MAX)
+                kb_patch(a, b->pc + 1, pc);
         } else if (emit0(a, BCB_ENDIF, NULL, 0) && b->pc != UINT32_MAX) {
             kb_patch(a, b->pc + (b->kind == B_IF ? 2 : 1), pc);
         }
@@ -794,32 +798,67 @@ static void stmt_end(A *a)
     } while (chained && a->nblocks);
 }
 
-/* `break if c`, and while's exit: BRKIF, with NOT for `!c`. */
-static void break_if(A *a, node *c, bool negate)
+/* `break [NAME] if c`, and while's exit: BRKIF (BRKTOIF to target >= 0),
+ * with NOT for `!c`. */
+static void break_if(A *a, node *c, bool negate, int32_t target)
 {
     opnd o;
     while (c->kind == N_UNARY && c->op == P_NOT && !c->parens)
         c = c->a, negate = !negate;
     if (!condition(a, c, &o))
         return;
+    if (target >= 0) {
+        flow_jump(a, (uint32_t)target, true, &o, negate);
+        return;
+    }
     uint32_t w[1] = {o.reg};
     kb_emit(a, op_variant(BCB_BRKIF, (enum ty_scalar)o.ty.s), 1,
             negate ? BC_F_NOT : 0, w, 1);
 }
 
-static void stmt_loop(A *a, const tok *kw, bool isw)
+/* while c, loop [NAME], block NAME */
+static void stmt_loop(A *a, const tok *kw, bool isw, bool blk)
 {
     uint32_t w[1] = {0}, pc = kb_pc(a);
     node *c = NULL;
+    char label[ASM_LABEL_MAX] = "";
     if (isw && (!(c = parse_expr(a)) || !at_eol(a)))
         c = NULL;
-    if (!isw && !at_eol(a))
-        return;
-    if (!emit0(a, BCB_LOOP, w, 1))
+    /* Opened even after an error, so that its `end` matches. */
+    if ((!isw && (!flow_label(a, label, blk) || !at_eol(a))) ||
+        !emit0(a, blk ? BCB_BLOCK : BCB_LOOP, w, 1))
         pc = UINT32_MAX;
-    push_block(a, B_LOOP, pc, kw->col, false);
+    push_block(a, blk ? B_BLOCK : B_LOOP, pc, kw->col, false);
+    if (a->nblocks)
+        memcpy(a->blocks[a->nblocks - 1].label, label, sizeof label);
     if (c)
-        break_if(a, c, true);
+        break_if(a, c, true, -1);
+}
+
+/* break [NAME] [if c], continue [NAME] */
+static void stmt_jump(A *a, const tok *kw, bool brk)
+{
+    const tok *l = parse_peek(a);
+    int32_t target = -1;
+    if (l->kind == TK_IDENT && !tok_is(l, "if")) {
+        if ((target = flow_target(a, parse_next(a), brk)) < 0)
+            return;
+    } else if (!loop_open(a)) {
+        asm_error(a, kw->col, tok_end(kw), "'%s' outside a loop",
+                  brk ? "break" : "continue");
+        return;
+    }
+    if (brk && tok_is(parse_peek(a), "if")) {
+        parse_next(a);
+        node *c = parse_expr(a);
+        if (c && at_eol(a))
+            break_if(a, c, false, target);
+    } else if (at_eol(a)) {
+        if (target >= 0)
+            flow_jump(a, (uint32_t)target, brk, NULL, false);
+        else
+            emit0(a, brk ? BCB_BREAK : BCB_CONT, NULL, 0);
+    }
 }
 
 /* C statements the IR has no form of: one message with the IR's way, and
@@ -855,25 +894,12 @@ static bool keyword(A *a)
         stmt_if(a, parse_next(a), false);
     } else if (tok_is(t, "else")) {
         stmt_else(a, parse_next(a));
-    } else if (tok_is(t, "while")) {
-        stmt_loop(a, parse_next(a), true);
-    } else if (tok_is(t, "loop")) {
-        stmt_loop(a, parse_next(a), false);
+    } else if (tok_is(t, "while") || tok_is(t, "loop") ||
+               (tok_is(t, "block") && (parse_peek_at(a, 1)->kind == TK_IDENT ||
+                                       parse_peek_at(a, 1)->kind == TK_EOL))) {
+        stmt_loop(a, parse_next(a), tok_is(t, "while"), tok_is(t, "block"));
     } else if (tok_is(t, "break") || tok_is(t, "continue")) {
-        bool brk = tok_is(parse_next(a), "break");
-        if (!loop_open(a)) {
-            asm_error(a, t->col, tok_end(t), "'%s' outside a loop",
-                      brk ? "break" : "continue");
-            return true;
-        }
-        if (brk && tok_is(parse_peek(a), "if")) {
-            parse_next(a);
-            node *c = parse_expr(a);
-            if (c && at_eol(a))
-                break_if(a, c, false);
-        } else if (at_eol(a)) {
-            emit0(a, brk ? BCB_BREAK : BCB_CONT, NULL, 0);
-        }
+        stmt_jump(a, parse_next(a), tok_is(t, "break"));
     } else if (tok_is(t, "return")) {
         parse_next(a);
         if (at_eol(a))

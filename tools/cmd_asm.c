@@ -49,14 +49,8 @@ int cmd_asm(int argc, char **argv)
             fprintf(stderr, "clvm asm: reading standard input needs -o\n");
             return 2;
         }
-        const char *dot = strrchr(in, '.'), *slash = strrchr(in, '/');
-        size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - in)
-                                                     : strlen(in);
-        derived = malloc(stem + 4);
-        if (!derived)
+        if (!(derived = file_with_ext(in, ".bc")))
             return 2;
-        memcpy(derived, in, stem);
-        memcpy(derived + stem, ".bc", 4);
         out = derived;
     }
     size_t len = 0;

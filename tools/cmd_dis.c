@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "vm/bcfile.h"
+#include "asm/spirv/spirv.h"
+#include "tools/cc.h"
 #include "tools/cmds.h"
 #include "tools/file.h"
 #include "asm/dis.h"
@@ -12,10 +14,11 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clvm dis [-v] IN.bc\n"
+    fprintf(f, "usage: clvm dis [-v] IN.bc|IN.spv|IN.cl\n"
                "       clvm dis --opcodes-md\n\n"
                "Prints a module as IR (docs/ir.md); `clvm asm` turns the "
-               "output back\ninto identical bytes.\n\n"
+               "output back\ninto identical bytes. SPIR-V and OpenCL C are "
+               "translated first\n(docs/opencl-c.md).\n\n"
                "  -v, --verbose   add '// pc  OPCODE  synopsis' to each "
                "instruction\n"
                "  --opcodes-md    print the opcode table of docs/ir.md "
@@ -61,7 +64,16 @@ int cmd_dis(int argc, char **argv)
     }
     bc_module m;
     char err[512];
-    int rc = bc_read(buf, len, &m, err, sizeof err);
+    size_t il = strlen(in);
+    int rc;
+    /* SPIR-V (by its magic) and OpenCL C (.cl) are translated first. */
+    if (spv_is(buf, len))
+        rc = spv_translate(buf, len, in, &m, stderr) ? 1 : 0,
+        snprintf(err, sizeof err, "not translated from SPIR-V");
+    else if (il > 3 && !strcmp(in + il - 3, ".cl"))
+        rc = cc_load(in, NULL, 0, &m, stderr, err, sizeof err);
+    else
+        rc = bc_read(buf, len, &m, err, sizeof err);
     free(buf);
     if (rc) {
         fprintf(stderr, "clvm dis: %s: %s\n", in, err);

@@ -9,6 +9,7 @@
 /* X(name, function, one-line summary) */
 #define CLVM_COMMANDS(X)                                                      \
     X(asm,     cmd_asm,     "assemble IR (.clasm) into bytecode (.bc)")       \
+    X(cc,      cmd_cc,      "compile OpenCL C (.cl) into bytecode (.bc)")     \
     X(dis,     cmd_dis,     "print bytecode back as IR")                      \
     X(run,     cmd_run,     "run a kernel over an NDRange on real buffers")   \
     X(conform, cmd_conform, "run conformance vector files through the VM")   \

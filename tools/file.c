@@ -52,3 +52,16 @@ void *file_read(const char *path, size_t *len)
     *len = n;
     return buf;
 }
+
+char *file_with_ext(const char *path, const char *ext)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path)
+                                                 : strlen(path);
+    char *out = malloc(stem + strlen(ext) + 1);
+    if (out) {
+        memcpy(out, path, stem);
+        strcpy(out + stem, ext);
+    }
+    return out;
+}

@@ -12,4 +12,8 @@
  * it is. */
 void *file_read(const char *path, size_t *len);
 
+/* path with its extension (after the last '.' of the last component)
+ * replaced by ext (".bc"), malloc'd; NULL when out of memory. */
+char *file_with_ext(const char *path, const char *ext);
+
 #endif

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "asm/spirv/spirv.h"
+#include "tools/cc.h"
 #include "vm/bcfile.h"
 #include "tools/file.h"
 #include "tools/npy.h"
@@ -144,6 +146,13 @@ int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
         char e[512];
         if (bc_read(buf, n, m, e, sizeof e))
             rc = fail(why, len, "%s: %s", path, e);
+    } else if (spv_is(buf, n)) {
+        int ne = spv_translate(buf, n, path, m, diag);
+        if (ne)
+            rc = fail(why, len, "%s: not translated from SPIR-V", path);
+    } else if (!memchr(buf, 0, n) &&
+               cc_is_opencl_c(path, (const char *)buf, n)) {
+        rc = cc_load(path, NULL, 0, m, diag, why, len);
     } else if ((pl > 3 && !strcmp(path + pl - 3, ".bc")) ||
                memchr(buf, 0, n)) {
         /* Decided by content: IR is text, and bytecode starts with its

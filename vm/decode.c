@@ -322,8 +322,9 @@ static void need_reset(const vm_prog *p, const uint8_t *written,
             else if (!defined[o.d])
                 reset[o.d] = 1; /* SWW reads d; the rest keep bytes */
         }
-        depth += base == BCB_IF || base == BCB_LOOP;
-        depth -= depth && (base == BCB_ENDIF || base == BCB_ENDLOOP);
+        depth += base == BCB_IF || base == BCB_LOOP || base == BCB_BLOCK;
+        depth -= depth && (base == BCB_ENDIF || base == BCB_ENDLOOP ||
+                           base == BCB_ENDBLOCK);
     }
     for (uint32_t x = 0; x < k->nregs; x++)
         reset[x] &= written[x];
@@ -521,10 +522,14 @@ static bool decode(vm_prog *p, const void *const *tab,
                    const uint8_t *written, vm_trap *t)
 {
     const bc_kernel *k = p->k;
+    /* open: the innermost blocks' instructions (an IF's replaced by its
+     * ELSE), opc: their openers' pcs, which labelled jumps name */
     uint32_t *open = malloc((p->depth + 1) * sizeof *open), sp = 0;
+    uint32_t *opc = malloc((p->depth + 1) * sizeof *opc);
     p->ins = calloc(p->nins, sizeof *p->ins);
-    if (!open || !p->ins) {
+    if (!open || !opc || !p->ins) {
         free(open);
+        free(opc);
         vm_trap_set(t, VM_TRAP_NOMEM, "decoding kernel '%s'",
                     bc_str(p->m, k->name));
         return false;
@@ -535,15 +540,23 @@ static bool decode(vm_prog *p, const void *const *tab,
         I->pc = pc;
         decode_one(p, I, k->code + pc, written);
         switch (bc_ops[I->op].base) {
-        case BCB_IF: case BCB_LOOP:
+        case BCB_IF: case BCB_LOOP: case BCB_BLOCK:
             assert(sp < p->depth);
+            opc[sp] = pc;
             open[sp++] = n;
+            break;
+        case BCB_BRKTO: case BCB_BRKTOIF: case BCB_CONTTO:
+            /* the target's frame: the mask stack's depth mirrors the
+             * nesting (the verifier found j among the open blocks) */
+            for (uint32_t i = sp; i-- > 0;)
+                if (opc[i] == I->j)
+                    I->imm = i;
             break;
         case BCB_ELSE:
             p->ins[open[sp - 1]].imm = 1;   /* the IF: j is this ELSE */
             open[sp - 1] = n;
             break;
-        case BCB_ENDIF: case BCB_ENDLOOP:
+        case BCB_ENDIF: case BCB_ENDLOOP: case BCB_ENDBLOCK:
             sp--;
             break;
         }
@@ -551,11 +564,12 @@ static bool decode(vm_prog *p, const void *const *tab,
     }
     assert(sp == 0 && n + 1 == p->nins);
     free(open);
+    free(opc);
     for (uint32_t i = 0; i + 1 < p->nins; i++) {
         vm_ins *I = &p->ins[i];
         unsigned base = bc_ops[I->op].base;
         if (base == BCB_IF || base == BCB_ELSE || base == BCB_LOOP ||
-            base == BCB_ENDLOOP)
+            base == BCB_ENDLOOP || base == BCB_BLOCK)
             I->j = p->pcins[I->j];
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};

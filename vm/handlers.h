@@ -659,6 +659,53 @@ typedef uint64_t MAY_ALIAS ua64;
         RESUME()                                                            \
         vmbreak;                                                            \
     }
+/* Labelled blocks and jumps. A BLOCK's frame is an IF's with no other
+ * side: lanes that break out of it wait in its join for its ENDBLOCK. A
+ * labelled jump's imm is its target's frame; the lanes leave every frame
+ * above it. */
+#define H_BLOCK(S)                                                          \
+    {                                                                       \
+        w->stack[w->sp++] = (vm_frame){exec, 0, ip->j, 0};                  \
+        ip++;                                                               \
+        vmbreak;                                                            \
+    }
+#define H_ENDBLOCK(S) H_ENDIF(S)
+#define LEAVE_TO(m, k)                                                      \
+    {                                                                       \
+        for (uint32_t i_ = w->sp; i_ > (k) + 1; i_--)                       \
+            w->stack[i_ - 1].join &= ~(m);                                  \
+    }
+#define H_BRKTO(S)                                                          \
+    {                                                                       \
+        LEAVE_TO(exec, ip->imm)                                                      \
+        exec = 0;                                                           \
+        RESUME()                                                            \
+        vmbreak;                                                            \
+    }
+#define H_BRKTOIF(S)                                                        \
+    {                                                                       \
+        uint64_t b_ = 0;                                                    \
+        NONZERO(S, b_)                                                      \
+        b_ = (ip->flags & BC_F_NOT ? ~b_ : b_) & exec;                      \
+        uint64_t k_ = ip->imm;                                              \
+        ip++;                                                               \
+        if (b_) {                                                           \
+            LEAVE_TO(b_, k_)                                                \
+            exec &= ~b_;                                                    \
+            if (exec == 0)                                                  \
+                RESUME()                                                    \
+        }                                                                   \
+        vmbreak;                                                            \
+    }
+#define H_CONTTO(S)                                                         \
+    {                                                                       \
+        LEAVE_TO(exec, ip->imm)                                                      \
+        w->stack[ip->imm].other |= exec;                                    \
+        exec = 0;                                                           \
+        RESUME()                                                            \
+        vmbreak;                                                            \
+    }
+
 /* Every lane of the warp must arrive together; the scheduler checks that
  * every warp of the group does. A group of one warp needs no stop. */
 #define H_BARRIER(S)                                                        \

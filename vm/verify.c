@@ -366,7 +366,7 @@ static unsigned used_flags(const bc_opinfo *oi)
     switch (base) {
     case BCB_VLDH:  return BC_F_ALIGNED;
     case BCB_VSTH:  return BC_F_ALIGNED | BC_F_RND;
-    case BCB_BRKIF: return BC_F_NOT;
+    case BCB_BRKIF: case BCB_BRKTOIF: return BC_F_NOT;
     case BCB_ADD: case BCB_SUB: case BCB_MUL: case BCB_NEG:
         return ty_is_float((enum ty_scalar)oi->elem) ? 0 : BC_F_SIGNED;
     }
@@ -722,7 +722,7 @@ static int check_ins(vctx *v, const uint32_t *ins, bc_facts *f)
 /* ---- control flow ---- */
 
 typedef struct {
-    uint32_t pc;      /* of the IF, ELSE or LOOP */
+    uint32_t pc;      /* of the IF, ELSE, LOOP or BLOCK */
     uint32_t j;       /* its jump target, checked when the block closes */
     unsigned base;
 } blk;
@@ -735,6 +735,20 @@ static int check_jump(vctx *v, const blk *top, uint32_t pc, const char *what)
     v->pc = top->pc;
     return verr(v, "jump target %u is not the matching %s (pc %u)", top->j,
                 what, pc);
+}
+
+/* BRKTO, BRKTOIF, CONTTO: j is the pc of an open LOOP or BLOCK (CONTTO:
+ * a LOOP). */
+static int check_label(vctx *v, const blk *st, uint32_t depth,
+                       const uint32_t *ins, unsigned base)
+{
+    uint32_t j = ins[base == BCB_BRKTOIF ? 2 : 1];
+    for (uint32_t i = depth; i-- > 0;)
+        if (st[i].pc == j && (st[i].base == BCB_LOOP ||
+                              (st[i].base == BCB_BLOCK && base != BCB_CONTTO)))
+            return 0;
+    return verr(v, "jump target %u is not an enclosing %s", j,
+                base == BCB_CONTTO ? "LOOP" : "LOOP or BLOCK");
 }
 
 static int check_code(vctx *v, bc_facts *f)
@@ -768,6 +782,7 @@ static int check_code(vctx *v, bc_facts *f)
         switch (base) {
         case BCB_IF:
         case BCB_LOOP:
+        case BCB_BLOCK:
             st[depth++] = (blk){pc, ins[base == BCB_IF ? 2 : 1], base};
             loops += base == BCB_LOOP;
             if (depth > f->depth)
@@ -782,7 +797,7 @@ static int check_code(vctx *v, bc_facts *f)
                 *top = (blk){pc, ins[1], BCB_ELSE};
             break;
         case BCB_ENDIF:
-            if (!top || top->base == BCB_LOOP)
+            if (!top || top->base == BCB_LOOP || top->base == BCB_BLOCK)
                 rc = verr(v, "ENDIF without a matching IF");
             else if (!(rc = check_jump(v, top, pc, "ENDIF")))
                 depth--;
@@ -798,11 +813,22 @@ static int check_code(vctx *v, bc_facts *f)
                 depth--, loops--;
             }
             break;
+        case BCB_ENDBLOCK:
+            if (!top || top->base != BCB_BLOCK)
+                rc = verr(v, "ENDBLOCK without a matching BLOCK");
+            else if (!(rc = check_jump(v, top, pc, "ENDBLOCK")))
+                depth--;
+            break;
         case BCB_BRKIF:
         case BCB_BREAK:
         case BCB_CONT:
             if (!loops)
                 rc = verr(v, "%s outside a loop", bc_ops[opc].name);
+            break;
+        case BCB_BRKTO:
+        case BCB_BRKTOIF:
+        case BCB_CONTTO:
+            rc = check_label(v, st, depth, ins, base);
             break;
         }
     }

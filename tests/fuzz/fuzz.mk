@@ -14,10 +14,12 @@
 # Targets: asm (IR text), bc (.bc bytes), run (control block + .bc bytes),
 # asmrun (control block + IR text); tests/fuzz/fuzz.h has the details.
 # repl (a selector byte + REPL command lines against an example kernel;
-# tests/fuzz/fuzz_repl.c has the details).
+# tests/fuzz/fuzz_repl.c has the details); spirv (SPIR-V modules into the
+# reader and translator of asm/spirv/, seeded with the examples' .cl files
+# compiled by clang-14 and llvm-spirv-14).
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
-FUZZ_TARGETS := asm bc run asmrun repl
+FUZZ_TARGETS := asm bc run asmrun repl spirv
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
@@ -32,14 +34,16 @@ FUZZ_RUNS_asmrun ?= $(or $(FUZZ_RUNS),120000)
 FUZZ_RUNS_bc     ?= $(or $(FUZZ_RUNS),5000000)
 FUZZ_RUNS_run    ?= $(or $(FUZZ_RUNS),5000000)
 FUZZ_RUNS_repl   ?= $(or $(FUZZ_RUNS),20000)
+FUZZ_RUNS_spirv  ?= $(or $(FUZZ_RUNS),100000)
 
 # The code under test (vm/, asm/, stdlib/, and of tools/ the REPL and what
 # it stands on) compiled by the main Makefile's rule into build/fuzz.
 # fuzz-lib is always asked for, so an edit anywhere in it is picked up.
 FUZZ_TOOLS := tools/cmd_repl.c $(wildcard tools/repl_*.c) tools/runargs.c \
-              tools/value.c tools/file.c tools/npy.c
+              tools/value.c tools/file.c tools/npy.c tools/cc.c
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,\
-              $(wildcard vm/*.c asm/*.c stdlib/*.c) $(FUZZ_TOOLS))
+              $(wildcard vm/*.c asm/*.c asm/spirv/*.c stdlib/*.c) \
+              $(FUZZ_TOOLS))
 $(FUZZ_BUILD)/code.a: fuzz-lib
 	@if [ ! -f $@ ] || [ -n "$$(find $(FUZZ_OBJ) -newer $@)" ]; then \
 	  rm -f $@; $(AR) rcs $@ $(FUZZ_OBJ); fi

@@ -81,10 +81,27 @@ seed_repl() {
     cp tests/fuzz/regress/repl/* "$d/" 2>/dev/null
 }
 
+# SPIR-V seeds: the .cl kernels of examples/ and tests/run/ compiled as
+# clvm compiles them (docs/opencl-c.md), with and without line tables.
+seed_spirv() {
+    for f in examples/*.cl tests/run/cl_*.cl; do
+        id=$(printf '%s' "$f" | tr '/.' '__')
+        for g in -gline-tables-only -g0; do
+            clang-14 -cl-std=CL1.2 -target spir64 -cl-kernel-arg-info \
+                -fno-discard-value-names $g -O0 -emit-llvm -c "$f" \
+                -o "$b/seeds/x.bc" 2>/dev/null &&
+            llvm-spirv-14 --spirv-replace-fmuladd-with-ocl-mad=false \
+                --preserve-ocl-kernel-arg-type-metadata-through-string \
+                "$b/seeds/x.bc" -o "$1/$id$g.spv" 2>/dev/null
+        done
+    done
+}
+
 seed() {
     t=$1; d=$b/seeds/$t
     rm -rf "$d"; mkdir -p "$d"
     if [ "$t" = repl ]; then seed_repl "$d"; merge "$t" "$d"; return; fi
+    if [ "$t" = spirv ]; then seed_spirv "$d"; merge "$t" "$d"; return; fi
     find examples tests -name '*.clasm' ! -path 'tests/fuzz/*' | LC_ALL=C sort |
     while IFS= read -r f; do
         id=$(printf '%s' "$f" | tr '/.' '__')

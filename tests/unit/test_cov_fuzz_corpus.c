@@ -16,6 +16,7 @@ int fuzz_asm_one(const uint8_t *data, size_t size);
 int fuzz_bc_one(const uint8_t *data, size_t size);
 int fuzz_run_one(const uint8_t *data, size_t size);
 int fuzz_asmrun_one(const uint8_t *data, size_t size);
+int fuzz_spirv_one(const uint8_t *data, size_t size);
 #define LLVMFuzzerTestOneInput fuzz_asm_one
 #include "tests/unit/../fuzz/fuzz_asm.c"
 #undef LLVMFuzzerTestOneInput
@@ -27,6 +28,9 @@ int fuzz_asmrun_one(const uint8_t *data, size_t size);
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_asmrun_one
 #include "tests/unit/../fuzz/fuzz_asmrun.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_spirv_one
+#include "tests/unit/../fuzz/fuzz_spirv.c"
 #undef LLVMFuzzerTestOneInput
 #include "tests/unit/../fuzz/fuzz.c"
 
@@ -93,6 +97,7 @@ TARGET(asm)
 TARGET(bc)
 TARGET(run)
 TARGET(asmrun)
+TARGET(spirv)
 
 int main(void)
 {
@@ -101,5 +106,6 @@ int main(void)
     RUN(test_bc);
     RUN(test_run);
     RUN(test_asmrun);
+    RUN(test_spirv);
     return t_summary("fuzz_corpus");
 }

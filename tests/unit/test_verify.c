@@ -180,6 +180,21 @@ static void flow(const char *prog)
             emit(BC_CONT, 1, 0);
         } else if (!strcmp(word, "brkif")) {
             emit(BC_BRKIF_B32, 1, 0, c);
+        } else if (!strcmp(word, "block")) {
+            emit(BC_BLOCK, 1, 0, 0);
+            open[depth++] = pc;
+        } else if (!strcmp(word, "endblock")) {
+            if (depth)
+                patch(open[--depth], pc);
+            emit(BC_ENDBLOCK, 1, 0);
+        } else if (!strncmp(word, "brkto", 5) || !strncmp(word, "contto", 6)) {
+            /* brktoK, brktoifK, conttoK: to the opener open[K] */
+            unsigned k = (unsigned)(word[strlen(word) - 1] - '0');
+            uint32_t j = k < depth ? open[k] : 0;
+            if (!strncmp(word, "brktoif", 7))
+                emit(BC_BRKTOIF_B32, 1, 0, c, j);
+            else
+                emit(word[0] == 'b' ? BC_BRKTO : BC_CONTTO, 1, 0, j);
         } else if (!strcmp(word, "ret")) {
             ret();
         } else if (!strcmp(word, "nop")) {
@@ -1253,6 +1268,51 @@ static void break_outside_loop(void)
     OK();
 }
 
+/* block/endblock and the labelled jumps (docs/ir.md: break NAME). */
+static void labelled(void)
+{
+    static const char *ok[] = {
+        "block loop brkto0 endloop endblock ret",
+        "loop block contto0 endblock endloop ret",
+        "block if brktoif0 end endblock ret",
+        "loop loop if brkto0 else contto0 end endloop endloop ret",
+        "block nop brkto0 nop endblock ret",
+    };
+    for (unsigned i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        begin();
+        flow(ok[i]);
+        OK();
+    }
+    static const char *bad[][2] = {
+        {"block contto0 endblock ret",
+         "pc 2: jump target 0 is not an enclosing LOOP"},
+        {"brkto0 ret", "pc 0: jump target 0 is not an enclosing LOOP or "
+                       "BLOCK"},
+        {"loop endloop brkto0 ret", "pc 4: jump target 0 is not an "
+                                    "enclosing LOOP or BLOCK"},
+        {"block end ret", "pc 2: ENDIF without a matching IF"},
+        {"block endloop ret", "pc 2: ENDLOOP without a matching LOOP"},
+        {"loop endblock ret", "pc 2: ENDBLOCK without a matching BLOCK"},
+        {"block nop ret", "pc 0: BLOCK is never closed"},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        begin();
+        flow(bad[i][0]);
+        BAD(bad[i][1]);
+    }
+    /* a jump to an if is no labelled jump */
+    begin();
+    flow("if brkto0 end ret");
+    BAD("pc 3: jump target 0 is not an enclosing LOOP or BLOCK");
+    bc_facts f;
+    begin();
+    flow("block loop block endblock endloop endblock ret");
+    OK();
+    CHECK(bc_verify_kernel(&m, 0, &f, err, sizeof err) == 0, "%s", err);
+    CHECK(f.depth == 3 && f.loop_depth == 1, "depth %u loops %u", f.depth,
+          f.loop_depth);
+}
+
 static void ends_with_ret(void)
 {
     begin();
@@ -1359,6 +1419,7 @@ int main(void)
     RUN(misplaced_blocks);
     RUN(loops);
     RUN(break_outside_loop);
+    RUN(labelled);
     RUN(ends_with_ret);
     RUN(depth_facts);
     RUN(line_table);

@@ -1,0 +1,251 @@
+/* OpenCL.std extended instructions as clvm operations: vloadn/vstoren and
+ * the half forms, mad/fma/min/max/clamp/abs/fabs/select, and the math
+ * built-ins of stdlib/mathfn.h found by name (an s_ or u_ prefix gives
+ * the signed or unsigned variant). An instruction clvm has no built-in
+ * for is refused with its name and the source line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "asm/spirv/spvint.h"
+#include "asm/optab.h"
+#include "vm/printf.h"
+
+/* The instruction set's names by number, from the Khronos grammar. */
+static const char *ocl_name(uint32_t n)
+{
+    switch (n) {
+#define OCLSTD(num, name, ops) case num: return #name;
+#include "asm/spirv/oclstd.inc"
+#undef OCLSTD
+    }
+    return NULL;
+}
+
+/* Operations with their own opcodes. X(name, base, how, args) */
+#define OCL_OPS(X)                                                          \
+    X(mad, MAD, 'f', 3) X(fma, FMA, 'f', 3) X(fmin, MIN, 'f', 2)             \
+    X(fmax, MAX, 'f', 2) X(s_min, MIN, 's', 2) X(u_min, MIN, 'u', 2)         \
+    X(s_max, MAX, 's', 2) X(u_max, MAX, 'u', 2) X(fclamp, CLAMP, 'f', 3)     \
+    X(s_clamp, CLAMP, 's', 3) X(u_clamp, CLAMP, 'u', 3)                     \
+    X(s_abs, ABS, 's', 1) X(u_abs, ABS, 'u', 1) X(fabs, FABS, 'f', 1)   \
+    X(select, SELECT, 'f', 3)
+
+static const struct oclop {
+    const char *name;
+    uint8_t base;
+    char how;
+    uint8_t args;
+} oclops[] = {
+#define X(N, B, H, A) {#N, BCB_##B, H, A},
+    OCL_OPS(X)
+#undef X
+};
+
+static enum ty_scalar how_of(ty_t t, char how)
+{
+    enum ty_scalar s = (enum ty_scalar)t.s;
+    return how == 'f' ? s : how == 's' ? ty_signed_of(s) : ty_unsigned_of(s);
+}
+
+static void args_of(SX *x, uint32_t n, uint32_t *w)
+{
+    if (spv_wc(&x->m, x->at) != 5 + n)
+        sx_refuse(x, "OpenCL.std instruction with %u operands, %u expected",
+                  spv_wc(&x->m, x->at) - 5, n);
+    for (uint32_t i = 0; i < n; i++)
+        w[i] = sx_reg(x, 5 + i);
+}
+
+static void op(SX *x, const struct oclop *o)
+{
+    uint32_t w[5];
+    args_of(x, o->args, w + 1);
+    ty_t t = sx_r(x, w[1])->type;
+    ty_t rt = o->base == BCB_ABS ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
+                                 : t;
+    w[0] = sx_def(x, rt);
+    sx_emit(x, (enum bc_base)o->base, how_of(t, o->how), t.n, 0, w,
+            1u + o->args);
+}
+
+static void math(SX *x, int f, char how)
+{
+    const mathfn_info *mi = &mathfns[f];
+    uint32_t w[5];
+    args_of(x, mi->nargs, w + 1);
+    ty_t t = sx_r(x, w[1])->type;
+    enum ty_scalar s = how_of(t, how);
+    if (!mathfn_takes((enum mathfn)f, s))
+        sx_refuse(x, "OpenCL.std %s of %s", mi->name,
+                  ty_scalar_name((enum ty_scalar)t.s));
+    ty_t rt = t;
+    if (mi->res == MF_MASK) {
+        unsigned sz = ty_scalar_size((enum ty_scalar)t.s);
+        rt = TY(sz == 4 ? TY_INT : sz == 8 ? TY_LONG : TY_SHORT, t.n);
+    }
+    w[0] = sx_def(x, rt);
+    w[1 + mi->nargs] = (uint32_t)f;
+    sx_emit(x, mi->res == MF_MASK ? BCB_FTEST
+               : (enum bc_base)(BCB_MATH1 + mi->nargs - 1),
+            s, t.n, 0, w, 2u + mi->nargs);
+}
+
+/* vloadn(offset, p, n), vload_half[n](offset, p[, n]), vloada_halfn. */
+static void vload(SX *x, const char *name)
+{
+    bool half = strstr(name, "half") != NULL;
+    ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
+    uint32_t w[3] = {0, sx_reg(x, 5), sx_reg(x, 6)};
+    const bc_reg *p = sx_r(x, w[2]);
+    if (p->kind != BC_REG_PTR || p->type.n != 1)
+        sx_refuse(x, "%s from a pointer to a vector type", name);
+    w[0] = sx_def(x, half ? TY(TY_FLOAT, rt.n) : rt);
+    if (half)
+        sx_emit(x, BCB_VLDH, TY_UINT, rt.n,
+                name[5] == 'a' ? BC_F_ALIGNED : 0, w, 3);
+    else
+        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p->type.s),
+                rt.n, 0, w, 3);
+}
+
+/* vstoren(data, offset, p), vstore[a]_half[n][_r](data, offset, p[,mode]) */
+static void vstore(SX *x, const char *name)
+{
+    bool half = strstr(name, "half") != NULL;
+    size_t nl = strlen(name);
+    bool r = nl > 2 && !strcmp(name + nl - 2, "_r");
+    uint32_t w[3] = {sx_reg(x, 5), sx_reg(x, 6), sx_reg(x, 7)};
+    ty_t t = sx_r(x, w[0])->type;
+    if (sx_r(x, w[2])->kind != BC_REG_PTR)
+        sx_refuse(x, "%s to a non-pointer", name);
+    if (!half) {
+        sx_emit(x, BCB_VSTORE, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0,
+                w, 3);
+        return;
+    }
+    static const enum rnd modes[4] = {RND_RTE, RND_RTZ, RND_RTP, RND_RTN};
+    uint32_t mode = r ? spv_word(&x->m, x->at, 8) : 0;
+    if (mode > 3)
+        sx_refuse(x, "%s with rounding mode %u", name, mode);
+    unsigned fl = (unsigned)modes[mode] << BC_F_RND_SHIFT |
+                  (name[6] == 'a' ? BC_F_ALIGNED : 0);
+    sx_emit(x, BCB_VSTH, (enum ty_scalar)t.s, t.n, fl, w, 3);
+}
+
+/* A printf format: a pointer to the first byte of a program-scope
+ * constant char array, OpenCL C's string literal. Its bytes up to the NUL
+ * into buf; the length. */
+static size_t format(SX *x, uint32_t ptr, char *buf, size_t cap)
+{
+    spv_mod *m = &x->m;
+    uint32_t c = m->def[ptr], op = spv_op(m, c);
+    if (op != SpvOpInBoundsPtrAccessChain && op != SpvOpPtrAccessChain)
+        sx_refuse(x, "printf's format is not a string literal");
+    uint32_t var = spv_id(m, c, 3), vd = m->def[var];
+    if (spv_op(m, vd) != SpvOpVariable || spv_wc(m, vd) < 5 ||
+        spv_word(m, vd, 3) != SpvStorageClassUniformConstant)
+        sx_refuse(x, "printf's format is not a string literal");
+    for (uint32_t i = 4; i < spv_wc(m, c); i++) {
+        const spv_const *k = spv_const_of(m, spv_id(m, c, i));
+        if (!k || k->v[0])
+            sx_refuse(x, "printf's format does not start its string");
+    }
+    uint32_t init = spv_id(m, vd, 4), id = m->def[init];
+    if (spv_op(m, id) != SpvOpConstantComposite)
+        sx_refuse(x, "printf's format is not a string literal");
+    size_t n = 0;
+    for (uint32_t i = 3; i < spv_wc(m, id); i++) {
+        const spv_const *k = spv_const_of(m, spv_id(m, id, i));
+        if (!k)
+            sx_refuse(x, "printf's format is not a string literal");
+        if (!(k->v[0] & 0xff))
+            break;
+        if (n + 1 >= cap)
+            sx_refuse(x, "a printf format longer than %zu bytes", cap - 1);
+        buf[n++] = (char)(k->v[0] & 0xff);
+    }
+    buf[n] = 0;
+    return n;
+}
+
+/* printf(format, args...): PRINTF, the format checked as the assembler
+ * checks it (vm/printf.c); its result is 0. */
+static void printf_(SX *x)
+{
+    char fmt[4096];
+    uint32_t wc = spv_wc(&x->m, x->at);
+    if (wc < 6 || wc - 6 > BC_MAX_CALL_ARGS)
+        sx_refuse(x, "printf with %u arguments (at most %d)", wc - 6,
+                  BC_MAX_CALL_ARGS);
+    size_t len = format(x, spv_id(&x->m, x->at, 5), fmt, sizeof fmt);
+    uint32_t w[1 + BC_MAX_CALL_ARGS] = {0}, n = wc - 6;
+    pf_arg args[BC_MAX_CALL_ARGS];
+    for (uint32_t i = 0; i < n; i++) {
+        w[1 + i] = sx_reg(x, 6 + i);
+        const bc_reg *r = sx_r(x, w[1 + i]);
+        if (r->kind != BC_REG_VALUE)
+            sx_refuse(x, "printf of a pointer or a string (%%p, %%s) is not "
+                      "supported yet");
+        args[i] = (pf_arg){PF_ARG_VALUE, r->type};
+    }
+    pf_error e;
+    if (pf_check(fmt, len, args, n, &e))
+        sx_refuse(x, "printf format \"%s\": %s", fmt, e.msg);
+    uint32_t at = kb_pc(x->a) + 1;
+    if (!kb_emit(x->a, op_variant(BCB_PRINTF, TY_UINT), 1, n, w, 1 + n))
+        spv_fail(&x->m, x->at, "out of memory");
+    char *s = malloc(len + 1);
+    if (!s)
+        spv_fail(&x->m, x->at, "out of memory");
+    memcpy(s, fmt, len + 1);
+    kb_format_add(x->a, at, s, len);
+    ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
+    x->fr->v[spv_word(&x->m, x->at, 2)] = sv((int32_t)sx_const(x, rt, 0),
+                                             VK_REG, 0);
+}
+
+void sx_ocl(SX *x)
+{
+    uint32_t set = spv_id(&x->m, x->at, 3), n = spv_word(&x->m, x->at, 4);
+    if (x->m.extset[set] == SE_SKIP)
+        return;
+    if (x->m.extset[set] != SE_OCL)
+        sx_refuse(x, "an extended instruction set other than OpenCL.std");
+    const char *name = ocl_name(n);
+    if (!name)
+        sx_refuse(x, "OpenCL.std instruction %u does not exist", n);
+    for (size_t i = 0; i < sizeof oclops / sizeof oclops[0]; i++)
+        if (!strcmp(oclops[i].name, name)) {
+            op(x, &oclops[i]);
+            return;
+        }
+    if (!strcmp(name, "printf")) {
+        printf_(x);
+        return;
+    }
+    if (!strncmp(name, "vload", 5)) {
+        vload(x, name);
+        return;
+    }
+    if (!strncmp(name, "vstore", 6)) {
+        vstore(x, name);
+        return;
+    }
+    char how = 'f';
+    const char *base = name;
+    if (!strncmp(name, "s_", 2) || !strncmp(name, "u_", 2))
+        how = name[0], base = name + 2;
+    int f = mathfn_find(base, strlen(base));
+    if (f >= 0) {
+        if (how == 'f' && mathfns[f].dom != MF_FLT) {
+            ty_t t = sx_r(x, sx_reg(x, 5))->type;
+            if (!ty_is_float((enum ty_scalar)t.s))
+                how = 'u';
+        }
+        math(x, f, how);
+        return;
+    }
+    sx_refuse(x, "the OpenCL.std built-in '%s' is not in clvm yet", name);
+}
