@@ -453,6 +453,32 @@ static void compile_link(void)
     clReleaseProgram(pb);
 }
 
+/* OpenCL C source goes through the front end; its errors reach the log. */
+static void opencl_c(void)
+{
+    cl_int e, x[4] = {1, 2, 3, 4};
+    const char *src = "__kernel void twice(__global int *x)\n"
+                      "{ x[get_global_id(0)] *= 2 * K; }\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    e = clBuildProgram(p, 1, &dev, "-DK=3", NULL, NULL);
+    CHECK(e == CL_SUCCESS, "build OpenCL C with -D: %d", e);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    cl_kernel k = clCreateKernel(p, "twice", &e);
+    clSetKernelArg(k, 0, sizeof b, &b);
+    clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){4}, NULL, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof x, x, 0, NULL, NULL);
+    CHECK(x[0] == 6 && x[3] == 24, "x = %d .. %d", x[0], x[3]);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+    clReleaseProgram(p);
+    const char *bad = "__kernel void k(__global int *x) { x[0] = y; }\n";
+    p = clCreateProgramWithSource(ctx, 1, &bad, NULL, &e);
+    fprintf(stderr, "(clang's error below is expected)\n");
+    CHECK(clBuildProgram(p, 1, &dev, "", NULL, NULL) ==
+              CL_BUILD_PROGRAM_FAILURE, "an undeclared name fails the build");
+    clReleaseProgram(p);
+}
+
 /* No image support: no formats, no images, no samplers. */
 static void no_images(void)
 {
@@ -493,6 +519,7 @@ int main(int argc, char **argv)
         RUN(rects);
         RUN(compile_link);
         RUN(no_images);
+        RUN(opencl_c);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

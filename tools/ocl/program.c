@@ -1,7 +1,7 @@
-/* Programs: built from clvm IR text (the assembler) or loaded from clvm
+/* Programs: built from OpenCL C (the front end: clang-14, llvm-spirv-14,
+ * asm/spirv/) or clvm IR text (the assembler), or loaded from clvm
  * bytecode (CL_PROGRAM_BINARIES gives it back); the build log holds the
- * assembler's messages. OpenCL C source needs the front end (asm/spirv/),
- * which this build reports it has not. */
+ * messages. */
 #include "tools/ocl/ocl.h"
 
 #include <stdio.h>
@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "tools/cc.h"
 #include "vm/bcfile.h"
+
+#include <unistd.h>
 
 static cl_program make(cl_context ctx, cl_int *err)
 {
@@ -120,6 +123,40 @@ static char *dup_str(const char *s)
     return d ? memcpy(d, s, n) : NULL;
 }
 
+/* OpenCL C: the source into a temporary .cl file for clang, the build
+ * options split at blanks passed on. */
+static int build_opencl_c(cl_program p, FILE *diag)
+{
+    char why[256] = "", buf[4096];
+    const char *tmpdir = getenv("TMPDIR");
+    int fd = -1;
+    if (snprintf(buf, sizeof buf, "%s/clvm-program-XXXXXX.cl",
+                 tmpdir && *tmpdir ? tmpdir : "/tmp") < (int)sizeof buf)
+        fd = mkstemps(buf, 3);
+    if (fd < 0) {
+        fprintf(diag, "error: cannot write a temporary file for clang\n");
+        return 1;
+    }
+    FILE *f = fdopen(fd, "w");
+    bool wrote = f && fwrite(p->source, 1, p->source_len, f) == p->source_len;
+    if (f ? fclose(f) : close(fd))
+        wrote = false;
+    char *opts = dup_str(p->options ? p->options : ""), *argv[64];
+    int n = 0;
+    for (char *t = opts ? strtok(opts, " \t\n") : NULL; t && n < 64;
+         t = strtok(NULL, " \t\n"))
+        argv[n++] = t;
+    int r = 1;
+    if (!wrote)
+        fprintf(diag, "error: cannot write a temporary file for clang\n");
+    else if ((r = cc_load(buf, argv, n, &p->mod, diag, why, sizeof why)) &&
+             *why)
+        fprintf(diag, "%s\n", why);
+    unlink(buf);
+    free(opts);
+    return r ? 1 : 0;
+}
+
 /* The source into p->mod, messages into the log. */
 static cl_int build_source(cl_program p)
 {
@@ -129,11 +166,8 @@ static cl_int build_source(cl_program p)
     if (!diag)
         return CL_OUT_OF_HOST_MEMORY;
     int errs;
-    if (memchr(p->source, '{', p->source_len)) {
-        fprintf(diag, "error: this is OpenCL C; this clvm builds clvm IR "
-                      "(docs/ir.md) and clvm bytecode only (OpenCL C comes "
-                      "with the SPIR-V front end)\n");
-        errs = 1;
+    if (cc_is_opencl_c("program", p->source, p->source_len)) {
+        errs = build_opencl_c(p, diag);
     } else {
         errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
                             diag);
