@@ -43,48 +43,74 @@
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
- * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
-#define ASM_FUNCS(X)                                        \
-    X(GET_GLOBAL_ID, "get_global_id", 1, BCB_GID)           \
-    X(GET_LOCAL_ID, "get_local_id", 1, BCB_LID)             \
-    X(GET_GROUP_ID, "get_group_id", 1, BCB_GRP)             \
-    X(GET_GLOBAL_SIZE, "get_global_size", 1, BCB_GSZ)       \
-    X(GET_LOCAL_SIZE, "get_local_size", 1, BCB_LSZ)         \
-    X(GET_NUM_GROUPS, "get_num_groups", 1, BCB_NGRP)        \
-    X(GET_GLOBAL_OFFSET, "get_global_offset", 1, BCB_GOFF)  \
-    X(GET_WORK_DIM, "get_work_dim", 0, BCB_WDIM)            \
-    X(MAD, "mad", 3, BCB_MAD)                               \
-    X(FMA, "fma", 3, BCB_FMA)                               \
-    X(MIN, "min", 2, BCB_MIN)                               \
-    X(MAX, "max", 2, BCB_MAX)                               \
-    X(FMIN, "fmin", 2, BCB_MIN)                             \
-    X(FMAX, "fmax", 2, BCB_MAX)                             \
-    X(CLAMP, "clamp", 3, BCB_CLAMP)                         \
-    X(ABS, "abs", 1, BCB_ABS)                               \
-    X(FABS, "fabs", 1, BCB_FABS)                            \
-    MATHFNS(ASM_MATHFN, X)                                  \
-    X(SELECT, "select", 3, BCB_SELECT)                      \
-    X(BARRIER, "barrier", 1, BCB_BARRIER)
+ * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation,
+ * math function: -1, a stdlib/mathfn.h id, or id + ASM_MF_OUT for the
+ * NAME_out form that gives a pointer function's second result) */
+#define ASM_FUNCS(X)                                            \
+    X(GET_GLOBAL_ID, "get_global_id", 1, BCB_GID, -1)           \
+    X(GET_LOCAL_ID, "get_local_id", 1, BCB_LID, -1)             \
+    X(GET_GROUP_ID, "get_group_id", 1, BCB_GRP, -1)             \
+    X(GET_GLOBAL_SIZE, "get_global_size", 1, BCB_GSZ, -1)       \
+    X(GET_LOCAL_SIZE, "get_local_size", 1, BCB_LSZ, -1)         \
+    X(GET_NUM_GROUPS, "get_num_groups", 1, BCB_NGRP, -1)        \
+    X(GET_GLOBAL_OFFSET, "get_global_offset", 1, BCB_GOFF, -1)  \
+    X(GET_WORK_DIM, "get_work_dim", 0, BCB_WDIM, -1)            \
+    X(MAD, "mad", 3, BCB_MAD, -1)                               \
+    X(FMA, "fma", 3, BCB_FMA, -1)                               \
+    X(MIN, "min", 2, BCB_MIN, -1)                               \
+    X(MAX, "max", 2, BCB_MAX, -1)                               \
+    X(FMIN, "fmin", 2, BCB_MIN, -1)                             \
+    X(FMAX, "fmax", 2, BCB_MAX, -1)                             \
+    X(CLAMP, "clamp", 3, BCB_CLAMP, -1)                         \
+    X(ABS, "abs", 1, BCB_ABS, -1)                               \
+    X(FABS, "fabs", 1, BCB_FABS, -1)                            \
+    MATHFNS(ASM_MATHFN, X)                                      \
+    X(SELECT, "select", 3, BCB_SELECT, -1)                      \
+    X(BARRIER, "barrier", 1, BCB_BARRIER, -1)                   \
+    X(VEC_STEP, "vec_step", 1, BCB_MOV, -1)                     \
+    X(SIZEOF, "sizeof", 1, BCB_MOV, -1)
 
-/* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST for the
- * relational ones; the function id is the instruction's immediate. */
-#define ASM_MATHFN(X, E, name, nargs, dom, res, ...) \
-    X(MF_##E, #name, nargs, ASM_MF_BASE_##res(nargs))
-#define ASM_MF_BASE_SAME(n) (BCB_MATH1 + (n) - 1)
-#define ASM_MF_BASE_MASK(n) BCB_FTEST
+/* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST/FTEST2
+ * for the masks, MATHS for the other shapes; the function id is the
+ * instruction's immediate. A function with a pointer output takes the
+ * pointer as one more argument, and has a NAME_out form without it. */
+#define ASM_MATHFN(X, E, name, nargs, dom, shape, ...) \
+    ASM_MF_##shape(X, E, name, nargs)
+#define ASM_MF_EW(X, E, name, n) X(MF_##E, #name, n, BCB_MATH1 + (n) - 1, MF_##E)
+#define ASM_MF_SAME ASM_MF_EW
+#define ASM_MF_UTYP ASM_MF_EW
+#define ASM_MF_UTOF ASM_MF_EW
+#define ASM_MF_MASK(X, E, name, n) \
+    X(MF_##E, #name, n, (n) == 1 ? BCB_FTEST : BCB_FTEST2, MF_##E)
+#define ASM_MF_SHAPED(X, E, name, n) X(MF_##E, #name, n, BCB_MATHS, MF_##E)
+#define ASM_MF_ARGI ASM_MF_SHAPED
+#define ASM_MF_ARGN ASM_MF_SHAPED
+#define ASM_MF_ILOG ASM_MF_SHAPED
+#define ASM_MF_WIDE ASM_MF_SHAPED
+#define ASM_MF_RED ASM_MF_SHAPED
+#define ASM_MF_VEC ASM_MF_SHAPED
+#define ASM_MF_SHUF ASM_MF_SHAPED
+#define ASM_MF_PTRS(X, E, name, n)                                      \
+    X(MF_##E, #name, (n) + 1, BCB_MATHS, MF_##E)                        \
+    X(MF_##E##_OUT, #name "_out", n, BCB_MATHS, MF_##E + ASM_MF_OUT)
+#define ASM_MF_PTR ASM_MF_PTRS
+#define ASM_MF_PTRI ASM_MF_PTRS
+enum { ASM_MF_OUT = 0x1000 };
 
 enum asm_fn {
-#define X(E, name, nargs, base) F_##E,
+#define X(E, name, nargs, base, mf) F_##E,
     ASM_FUNCS(X)
 #undef X
     F_COUNT,
     F_BI = F_COUNT,   /* a stdlib/builtin.h name: node->bi */
     F_EXT,            /* a declared extern: node->reg is its index */
 };
+_Static_assert(F_EXT < 256, "node->op holds an enum asm_fn in a byte");
 
 typedef struct {
     const char *name;
     uint8_t nargs, base;
+    int16_t mf;   /* the math function, ASM_MF_OUT for NAME_out; -1 */
 } asm_fninfo;
 extern const asm_fninfo asm_fns[F_COUNT];
 

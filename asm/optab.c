@@ -8,7 +8,7 @@
 #include "asm/asmint.h"
 
 const asm_fninfo asm_fns[F_COUNT] = {
-#define X(E, name, nargs, base) [F_##E] = {name, nargs, base},
+#define X(E, name, nargs, base, mf) [F_##E] = {name, nargs, base, mf},
     ASM_FUNCS(X)
 #undef X
 };

@@ -296,6 +296,8 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_MATH2(S) MATHFN(S)
 #define H_MATH3(S) MATHFN(S)
 #define H_FTEST(S) MATHFN(S)
+#define H_FTEST2(S) MATHFN(S)
+#define H_MATHS(S) maths_lanes(w, ip, exec, R);
 
 /* Bitwise */
 #define H_AND(S) EW2(u##S, u##S, x & y)

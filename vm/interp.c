@@ -264,6 +264,41 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
     }
 }
 
+/* MATHS: each active work-item's whole operands gathered from their rows,
+ * stdlib's mathfn_one, the result scattered back (only active lanes are
+ * written, so nothing is blended). */
+static NOINLINE void maths_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
+                                 uint8_t *R)
+{
+    const uint32_t W = w->P->r.warp;
+    const enum mathfn f = (enum mathfn)(ip->imm & 0xffff);
+    const unsigned m = (unsigned)(ip->imm >> 16 & 0xff);
+    const bool second = ip->flags & BC_F_SECOND;
+    const ty_t t = {(uint8_t)bc_ops[ip->op].elem, ip->n};
+    const uint32_t off[4] = {ip->d, ip->a, ip->b, ip->c};
+    mf_sig s;
+    const char *why;
+    if (!mathfn_sig(f, t, m, &s, &why))
+        return;
+    const ty_t ty[4] = {second ? s.out : s.res, s.arg[0], s.arg[1], s.arg[2]};
+    for (uint64_t mk = exec; mk; mk &= mk - 1) {
+        uint32_t l = CTZ(mk);
+        uint8_t v[4][TY_MAXLANES * 8];
+        for (unsigned i = 1; i < 4; i++) {
+            unsigned es = ty_scalar_size((enum ty_scalar)ty[i].s);
+            for (unsigned r = 0; r < ty[i].n; r++)
+                memcpy(v[i] + r * es, R + off[i] + ((size_t)r * W + l) * es,
+                       es);
+        }
+        mathfn_one(f, t, m, second, v[0], v[1], ty[2].n ? v[2] : NULL,
+                   ty[3].n ? v[3] : NULL);
+        unsigned des = ty_scalar_size((enum ty_scalar)ty[0].s);
+        for (unsigned r = 0; r < ty[0].n; r++)
+            memcpy(R + off[0] + ((size_t)r * W + l) * des, v[0] + r * des,
+                   des);
+    }
+}
+
 /* An instruction decoded as XOP_NOTE (see watch in decode.c): runs it for
  * the active lanes element by element, each as profile P->profile gives
  * it, and reports the notes raised: into w->notes, per work-item into the
