@@ -473,6 +473,10 @@ static bool check_math(A *a, node *n, enum mathfn f, bool second)
         n->x.cls = X_VAL;
     } else {
         uint8_t all = n->nargs;
+        /* nan's code: a literal is a uint */
+        if (shape == MFS_UTOF && is_flex(n->args[0]) &&
+            !settle_type(a, n->args[0], TY(TY_UINT, 1)))
+            return false;
         n->nargs = (uint8_t)nv;   /* the values; not the pointer */
         bool ok = args_type(a, n, m->name, &t);
         n->nargs = all;
@@ -519,8 +523,16 @@ static bool check_math(A *a, node *n, enum mathfn f, bool second)
     }
     if (ptr) {
         node *p = n->args[nv];
-        if (!check_ptr(a, p, m->name, true, false))
+        if (!check_expr(a, p))
             return false;
+        if (p->x.cls != X_PTR || p->x.cptr || p->x.space == BC_CONSTANT) {
+            asm_error_node(a, p, "%s stores through its last argument, which "
+                           "must point to global, local or private data, "
+                           "not to %s", m->name, p->x.cls != X_PTR
+                           ? "be a value" : p->x.cptr ? "const data"
+                                                      : "constant data");
+            return false;
+        }
         if (!ty_eq(p->x.t, s.out)) {
             asm_error_node(a, p, "%s stores %s through its pointer, but %s "
                            "points to %s", m->name, tn(s.out, b2),

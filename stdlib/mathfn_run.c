@@ -464,7 +464,7 @@ typedef struct {
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
             double x = ldf(o->a, k, F32), o2 = 0;                           \
-            double y = args > 2 ? ldf(o->b, k, F32) : 0, r = impl;          \
+            double y = args > 1 ? ldf(o->b, k, F32) : 0, r = impl;          \
             (void)y;                                                        \
             stf(o->d, k, F32, o->second ? o2 : r);                          \
         }                                                                   \
@@ -473,7 +473,7 @@ typedef struct {
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
             double x = ldf(o->a, k, F32);                                   \
-            double y = args > 2 ? ldf(o->b, k, F32) : 0;                    \
+            double y = args > 1 ? ldf(o->b, k, F32) : 0;                    \
             int i2 = 0;                                                     \
             double r = impl;                                                \
             (void)y;                                                        \
