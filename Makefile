@@ -124,6 +124,8 @@ docs: $(BUILD)/clvm
 	$(call splice,opcodes,docs/ir.md)
 	$(BUILD)/clvm dis --mathfn-md > $(BUILD)/mathfn.md
 	$(call splice,mathfn,docs/semantics.md)
+	$(BUILD)/clvm dis --builtins-md > $(BUILD)/builtins.md
+	$(call splice,builtins,docs/ir.md)
 
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk

@@ -8,7 +8,8 @@
 #include "asm/asmint.h"
 
 const asm_fninfo asm_fns[F_COUNT] = {
-#define X(E, name, nargs, base, mf) [F_##E] = {name, nargs, base, mf},
+#define X(E, name, nargs, base, mf, sig, doc)                            \
+    [F_##E] = {name, nargs, base, mf, sig, doc},
     ASM_FUNCS(X)
 #undef X
 };

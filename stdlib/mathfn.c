@@ -7,9 +7,9 @@
 #define OC(n) {n, n}
 #define OCI(s, u) {s, u}
 const mathfn_info mathfns[MF_COUNT] = {
-#define MF_INFO(P, E, name, args, dom, shape, unit, bf, bd, oc, impl)       \
-    [MF_##E] = {#name, args, MFD_##dom, MFS_##shape, MF_##unit, {bf, bd}, oc, \
-                #impl},
+#define MF_INFO(P, E, name, args, dom, shape, unit, bf, bd, oc, doc, impl)  \
+    [MF_##E] = {#name, args, MFD_##dom, MFS_##shape, MF_##unit, {bf, bd},   \
+                oc, doc, #impl},
     MATHFNS(MF_INFO, _)
 #undef MF_INFO
 };
@@ -126,7 +126,7 @@ static void bound_text(const mathfn_info *m, int k, char buf[32])
     if (m->unit == MF_EXACT || (m->unit == MF_ULP && b == 0))
         snprintf(buf, 32, "exact");
     else if (m->unit == MF_SPEC)
-        snprintf(buf, 32, "OpenCL's bound (below)");
+        snprintf(buf, 32, "OpenCL's bound (see docs)");
     else if (m->unit == MF_ABS)
         snprintf(buf, 32, "abs. error <= %g", b);
     else if (b == 0.5)

@@ -5,7 +5,7 @@
  * help and the tables of docs/ir.md and docs/semantics.md all come.
  *
  * MATHFNS(X, P) calls X(P, ENUM, name, args, dom, shape, unit, bf, bd, oc,
- * impl) per function (P passes through, so a caller can forward its own
+ * doc, impl) per function (P passes through, so a caller can forward its own
  * macro):
  *   args  1, 2 or 3 operands
  *   dom   the element types of the gentype (mathfn_takes):
@@ -46,6 +46,7 @@
  *         OC(n) one for every type, OCI(s, u) for signed and unsigned
  *         integers, OC(-1) where SPIR-V has a core instruction instead
  *         (OpDot, OpAny, OpAll, OpFOrdEqual, OpIsNormal ...)
+ *   doc   what it computes, in one line (the REPL's help; docs/ir.md)
  *   impl  the value, a C expression of
  *         FLT: double x, y, z (the operands, exactly); cl_NAME(...) is
  *              clvm's own NAME of stdlib/libm.h for the operand type
@@ -81,155 +82,239 @@
  * the full function (docs/semantics.md: their precision per profile); the
  * OpenCL.std numbers of the native_ forms are the half_ ones + 14. */
 #define MF_HN(X, P, E, name, args, b, oc, impl)                             \
-    X(P, HALF_##E, half_##name, args, F32, SAME, ULP, b, b, OC(oc), impl)   \
+    X(P, HALF_##E, half_##name, args, F32, SAME, ULP, b, b, OC(oc),         \
+      #name " within 8192 ulp (clvm: within the bound shown)", impl)        \
     X(P, NATIVE_##E, native_##name, args, F32, SAME, ULP, b, b,             \
-      OC(oc + 14), impl)
+      OC(oc + 14), #name " of implementation-defined precision (clvm: "     \
+      "within the bound shown)", impl)
 
 #define MATHFNS(X, P)                                                       \
-    X(P, SQRT, sqrt, 1, FLT, SAME, ULP, 0.5, 0.5, OC(61), cl_sqrt(x))       \
-    X(P, RSQRT, rsqrt, 1, FLT, SAME, ULP, 1, 1, OC(56), cl_rsqrt(x))        \
-    X(P, FLOOR, floor, 1, FLT, SAME, ULP, 0, 0, OC(25), cl_floor(x))        \
-    X(P, CEIL, ceil, 1, FLT, SAME, ULP, 0, 0, OC(12), cl_ceil(x))           \
-    X(P, TRUNC, trunc, 1, FLT, SAME, ULP, 0, 0, OC(66), cl_trunc(x))        \
-    X(P, ROUND, round, 1, FLT, SAME, ULP, 0, 0, OC(55), cl_round(x))        \
-    X(P, RINT, rint, 1, FLT, SAME, ULP, 0, 0, OC(53), cl_rint(x))           \
-    X(P, EXP, exp, 1, FLT, SAME, ULP, 1, 1, OC(19), cl_exp(x))              \
-    X(P, EXP2, exp2, 1, FLT, SAME, ULP, 1, 1, OC(20), cl_exp2(x))           \
-    X(P, LOG, log, 1, FLT, SAME, ULP, 1, 1, OC(37), cl_log(x))              \
-    X(P, LOG2, log2, 1, FLT, SAME, ULP, 1, 1, OC(38), cl_log2(x))           \
-    X(P, POW, pow, 2, FLT, SAME, ULP, 1, 1, OC(48), cl_pow(x, y))           \
-    X(P, SIN, sin, 1, FLT, SAME, ULP, 1, 1, OC(57), cl_sin(x))              \
-    X(P, COS, cos, 1, FLT, SAME, ULP, 1, 1, OC(14), cl_cos(x))              \
-    X(P, TAN, tan, 1, FLT, SAME, ULP, 1, 1, OC(62), cl_tan(x))              \
-    X(P, MIX, mix, 3, FLT, SAME, ABS, 1e-3, 1e-3, OC(99), x + (y - x) * z)  \
-    X(P, STEP, step, 2, FLT, SAME, ULP, 0, 0, OC(101), y < x ? 0.0 : 1.0)   \
+    X(P, SQRT, sqrt, 1, FLT, SAME, ULP, 0.5, 0.5, OC(61),                   \
+      "square root", cl_sqrt(x))                                            \
+    X(P, RSQRT, rsqrt, 1, FLT, SAME, ULP, 1, 1, OC(56),                     \
+      "1 / sqrt(x)", cl_rsqrt(x))                                           \
+    X(P, FLOOR, floor, 1, FLT, SAME, ULP, 0, 0, OC(25),                     \
+      "round toward -infinity", cl_floor(x))                                \
+    X(P, CEIL, ceil, 1, FLT, SAME, ULP, 0, 0, OC(12),                       \
+      "round toward +infinity", cl_ceil(x))                                 \
+    X(P, TRUNC, trunc, 1, FLT, SAME, ULP, 0, 0, OC(66),                     \
+      "round toward zero", cl_trunc(x))                                     \
+    X(P, ROUND, round, 1, FLT, SAME, ULP, 0, 0, OC(55),                     \
+      "round to nearest, halfway cases away from zero", cl_round(x))        \
+    X(P, RINT, rint, 1, FLT, SAME, ULP, 0, 0, OC(53),                       \
+      "round to nearest even", cl_rint(x))                                  \
+    X(P, EXP, exp, 1, FLT, SAME, ULP, 1, 1, OC(19),                         \
+      "e to the x", cl_exp(x))                                              \
+    X(P, EXP2, exp2, 1, FLT, SAME, ULP, 1, 1, OC(20),                       \
+      "2 to the x", cl_exp2(x))                                             \
+    X(P, LOG, log, 1, FLT, SAME, ULP, 1, 1, OC(37),                         \
+      "natural logarithm", cl_log(x))                                       \
+    X(P, LOG2, log2, 1, FLT, SAME, ULP, 1, 1, OC(38),                       \
+      "base 2 logarithm", cl_log2(x))                                       \
+    X(P, POW, pow, 2, FLT, SAME, ULP, 1, 1, OC(48),                         \
+      "x to the y", cl_pow(x, y))                                           \
+    X(P, SIN, sin, 1, FLT, SAME, ULP, 1, 1, OC(57),                         \
+      "sine", cl_sin(x))                                                    \
+    X(P, COS, cos, 1, FLT, SAME, ULP, 1, 1, OC(14),                         \
+      "cosine", cl_cos(x))                                                  \
+    X(P, TAN, tan, 1, FLT, SAME, ULP, 1, 1, OC(62),                         \
+      "tangent", cl_tan(x))                                                 \
+    X(P, MIX, mix, 3, FLT, SAME, ABS, 1e-3, 1e-3, OC(99),                   \
+      "x + (y - x) * a (a may be a scalar)", x + (y - x) * z)               \
+    X(P, STEP, step, 2, FLT, SAME, ULP, 0, 0, OC(101),                      \
+      "0.0 if x < edge, else 1.0 (edge may be a scalar)", y < x ? 0.0 : 1.0)\
     X(P, SMOOTHSTEP, smoothstep, 3, FLT, SAME, ABS, 1e-5, 1e-5, OC(102),    \
+      "Hermite interpolation between 0 and 1 when edge0 < x < edge1",       \
       mf_smoothstep(x, y, z))                                               \
     X(P, SIGN, sign, 1, FLT, SAME, ULP, 0, 0, OC(103),                      \
+      "1.0, -1.0, or x itself for +-0 and 0 for NaN",                       \
       x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? x : 0.0)                        \
-    X(P, ISNAN, isnan, 1, FLT, MASK, EXACT, 0, 0, OC(-1), x != x)           \
-    X(P, ISINF, isinf, 1, FLT, MASK, EXACT, 0, 0, OC(-1), mf_isinf(x))      \
+    X(P, ISNAN, isnan, 1, FLT, MASK, EXACT, 0, 0, OC(-1),                   \
+      "is x a NaN", x != x)                                                 \
+    X(P, ISINF, isinf, 1, FLT, MASK, EXACT, 0, 0, OC(-1),                   \
+      "is x an infinity", mf_isinf(x))                                      \
     X(P, ISFINITE, isfinite, 1, FLT, MASK, EXACT, 0, 0, OC(-1),             \
-      mf_isfinite(x))                                                       \
-    X(P, SIGNBIT, signbit, 1, FLT, MASK, EXACT, 0, 0, OC(-1), mf_signbit(x))\
+      "is x finite", mf_isfinite(x))                                        \
+    X(P, SIGNBIT, signbit, 1, FLT, MASK, EXACT, 0, 0, OC(-1),               \
+      "is the sign bit set", mf_signbit(x))                                 \
     X(P, BITSELECT, bitselect, 3, ANY, SAME, EXACT, 0, 0, OC(186),          \
-      (x & ~z) | (y & z))                                                   \
-    X(P, CLZ, clz, 1, INT, SAME, EXACT, 0, 0, OC(151), mf_clz(x, w))        \
+      "each bit from b where c has a 1, else from a", (x & ~z) | (y & z))   \
+    X(P, CLZ, clz, 1, INT, SAME, EXACT, 0, 0, OC(151),                      \
+      "leading zero bits", mf_clz(x, w))                                    \
     X(P, POPCOUNT, popcount, 1, INT, SAME, EXACT, 0, 0, OC(166),            \
-      mf_popcount(x, w))                                                    \
+      "set bits", mf_popcount(x, w))                                        \
     X(P, ADD_SAT, add_sat, 2, INT, SAME, EXACT, 0, 0, OCI(143, 144),        \
-      mf_add_sat(x, y, w, s))                                               \
+      "x + y, saturated", mf_add_sat(x, y, w, s))                           \
     X(P, SUB_SAT, sub_sat, 2, INT, SAME, EXACT, 0, 0, OCI(162, 163),        \
-      mf_sub_sat(x, y, w, s))                                               \
+      "x - y, saturated", mf_sub_sat(x, y, w, s))                           \
     X(P, MUL_HI, mul_hi, 2, INT, SAME, EXACT, 0, 0, OCI(160, 203),          \
-      mf_mul_hi(x, y, w, s))                                                \
+      "the high half of x * y", mf_mul_hi(x, y, w, s))                      \
     X(P, ROTATE, rotate, 2, INT, SAME, EXACT, 0, 0, OC(161),                \
-      mf_rotate(x, y, w))                                                   \
-    X(P, EXP10, exp10, 1, FLT, SAME, ULP, 1, 1, OC(21), cl_exp10(x))        \
-    X(P, EXPM1, expm1, 1, FLT, SAME, ULP, 1, 1, OC(22), cl_expm1(x))        \
-    X(P, LOG10, log10, 1, FLT, SAME, ULP, 1, 1, OC(39), cl_log10(x))        \
-    X(P, LOG1P, log1p, 1, FLT, SAME, ULP, 1, 1, OC(40), cl_log1p(x))        \
-    X(P, CBRT, cbrt, 1, FLT, SAME, ULP, 1, 1, OC(11), cl_cbrt(x))           \
-    X(P, ASIN, asin, 1, FLT, SAME, ULP, 1, 1, OC(3), cl_asin(x))            \
-    X(P, ACOS, acos, 1, FLT, SAME, ULP, 1, 1, OC(0), cl_acos(x))            \
-    X(P, ATAN, atan, 1, FLT, SAME, ULP, 1, 1, OC(6), cl_atan(x))            \
-    X(P, SINH, sinh, 1, FLT, SAME, ULP, 1, 1, OC(59), cl_sinh(x))           \
-    X(P, COSH, cosh, 1, FLT, SAME, ULP, 1, 1, OC(15), cl_cosh(x))           \
-    X(P, TANH, tanh, 1, FLT, SAME, ULP, 1, 1, OC(63), cl_tanh(x))           \
-    X(P, ASINH, asinh, 1, FLT, SAME, ULP, 1, 1, OC(4), cl_asinh(x))         \
-    X(P, ACOSH, acosh, 1, FLT, SAME, ULP, 1, 1, OC(1), cl_acosh(x))         \
-    X(P, ATANH, atanh, 1, FLT, SAME, ULP, 1, 1, OC(8), cl_atanh(x))         \
-    X(P, SINPI, sinpi, 1, FLT, SAME, ULP, 1, 1, OC(60), cl_sinpi(x))        \
-    X(P, COSPI, cospi, 1, FLT, SAME, ULP, 1, 1, OC(16), cl_cospi(x))        \
-    X(P, TANPI, tanpi, 1, FLT, SAME, ULP, 1, 1, OC(64), cl_tanpi(x))        \
-    X(P, ASINPI, asinpi, 1, FLT, SAME, ULP, 1, 1, OC(5), cl_asinpi(x))      \
-    X(P, ACOSPI, acospi, 1, FLT, SAME, ULP, 1, 1, OC(2), cl_acospi(x))      \
-    X(P, ATANPI, atanpi, 1, FLT, SAME, ULP, 1, 1, OC(9), cl_atanpi(x))      \
-    X(P, LOGB, logb, 1, FLT, SAME, ULP, 0, 0, OC(41), cl_logb(x))           \
-    X(P, ATAN2, atan2, 2, FLT, SAME, ULP, 1, 1, OC(7), cl_atan2(x, y))      \
+      "v rotated left by i bits (modulo the width)", mf_rotate(x, y, w))    \
+    X(P, EXP10, exp10, 1, FLT, SAME, ULP, 1, 1, OC(21),                     \
+      "10 to the x", cl_exp10(x))                                           \
+    X(P, EXPM1, expm1, 1, FLT, SAME, ULP, 1, 1, OC(22),                     \
+      "e to the x, minus 1", cl_expm1(x))                                   \
+    X(P, LOG10, log10, 1, FLT, SAME, ULP, 1, 1, OC(39),                     \
+      "base 10 logarithm", cl_log10(x))                                     \
+    X(P, LOG1P, log1p, 1, FLT, SAME, ULP, 1, 1, OC(40),                     \
+      "log(1 + x)", cl_log1p(x))                                            \
+    X(P, CBRT, cbrt, 1, FLT, SAME, ULP, 1, 1, OC(11),                       \
+      "cube root", cl_cbrt(x))                                              \
+    X(P, ASIN, asin, 1, FLT, SAME, ULP, 1, 1, OC(3),                        \
+      "arc sine", cl_asin(x))                                               \
+    X(P, ACOS, acos, 1, FLT, SAME, ULP, 1, 1, OC(0),                        \
+      "arc cosine", cl_acos(x))                                             \
+    X(P, ATAN, atan, 1, FLT, SAME, ULP, 1, 1, OC(6),                        \
+      "arc tangent", cl_atan(x))                                            \
+    X(P, SINH, sinh, 1, FLT, SAME, ULP, 1, 1, OC(59),                       \
+      "hyperbolic sine", cl_sinh(x))                                        \
+    X(P, COSH, cosh, 1, FLT, SAME, ULP, 1, 1, OC(15),                       \
+      "hyperbolic cosine", cl_cosh(x))                                      \
+    X(P, TANH, tanh, 1, FLT, SAME, ULP, 1, 1, OC(63),                       \
+      "hyperbolic tangent", cl_tanh(x))                                     \
+    X(P, ASINH, asinh, 1, FLT, SAME, ULP, 1, 1, OC(4),                      \
+      "inverse hyperbolic sine", cl_asinh(x))                               \
+    X(P, ACOSH, acosh, 1, FLT, SAME, ULP, 1, 1, OC(1),                      \
+      "inverse hyperbolic cosine", cl_acosh(x))                             \
+    X(P, ATANH, atanh, 1, FLT, SAME, ULP, 1, 1, OC(8),                      \
+      "inverse hyperbolic tangent", cl_atanh(x))                            \
+    X(P, SINPI, sinpi, 1, FLT, SAME, ULP, 1, 1, OC(60),                     \
+      "sin(pi x)", cl_sinpi(x))                                             \
+    X(P, COSPI, cospi, 1, FLT, SAME, ULP, 1, 1, OC(16),                     \
+      "cos(pi x)", cl_cospi(x))                                             \
+    X(P, TANPI, tanpi, 1, FLT, SAME, ULP, 1, 1, OC(64),                     \
+      "tan(pi x)", cl_tanpi(x))                                             \
+    X(P, ASINPI, asinpi, 1, FLT, SAME, ULP, 1, 1, OC(5),                    \
+      "asin(x) / pi", cl_asinpi(x))                                         \
+    X(P, ACOSPI, acospi, 1, FLT, SAME, ULP, 1, 1, OC(2),                    \
+      "acos(x) / pi", cl_acospi(x))                                         \
+    X(P, ATANPI, atanpi, 1, FLT, SAME, ULP, 1, 1, OC(9),                    \
+      "atan(x) / pi", cl_atanpi(x))                                         \
+    X(P, LOGB, logb, 1, FLT, SAME, ULP, 0, 0, OC(41),                       \
+      "the exponent of x, as a floating value", cl_logb(x))                 \
+    X(P, ATAN2, atan2, 2, FLT, SAME, ULP, 1, 1, OC(7),                      \
+      "arc tangent of y / x", cl_atan2(x, y))                               \
     X(P, ATAN2PI, atan2pi, 2, FLT, SAME, ULP, 1, 1, OC(10),                 \
-      cl_atan2pi(x, y))                                                     \
-    X(P, HYPOT, hypot, 2, FLT, SAME, ULP, 1, 1, OC(32), cl_hypot(x, y))     \
-    X(P, POWR, powr, 2, FLT, SAME, ULP, 1, 1, OC(50), cl_powr(x, y))        \
-    X(P, FMOD, fmod, 2, FLT, SAME, ULP, 0, 0, OC(29), cl_fmod(x, y))        \
+      "atan2(y, x) / pi", cl_atan2pi(x, y))                                 \
+    X(P, HYPOT, hypot, 2, FLT, SAME, ULP, 1, 1, OC(32),                     \
+      "sqrt(x^2 + y^2) without overflow", cl_hypot(x, y))                   \
+    X(P, POWR, powr, 2, FLT, SAME, ULP, 1, 1, OC(50),                       \
+      "x to the y, x >= 0", cl_powr(x, y))                                  \
+    X(P, FMOD, fmod, 2, FLT, SAME, ULP, 0, 0, OC(29),                       \
+      "x - y * trunc(x / y)", cl_fmod(x, y))                                \
     X(P, REMAINDER, remainder, 2, FLT, SAME, ULP, 0, 0, OC(51),             \
+      "x - y * n, n the nearest integer to x / y (even on ties)",           \
       cl_remainder(x, y))                                                   \
-    X(P, FDIM, fdim, 2, FLT, SAME, ULP, 0.5, 0.5, OC(24), cl_fdim(x, y))    \
-    X(P, MAXMAG, maxmag, 2, FLT, SAME, ULP, 0, 0, OC(43), cl_maxmag(x, y))  \
-    X(P, MINMAG, minmag, 2, FLT, SAME, ULP, 0, 0, OC(44), cl_minmag(x, y))  \
+    X(P, FDIM, fdim, 2, FLT, SAME, ULP, 0.5, 0.5, OC(24),                   \
+      "x - y if x > y, else +0", cl_fdim(x, y))                             \
+    X(P, MAXMAG, maxmag, 2, FLT, SAME, ULP, 0, 0, OC(43),                   \
+      "x if |x| > |y|, y if |y| > |x|, else fmax(x, y)", cl_maxmag(x, y))   \
+    X(P, MINMAG, minmag, 2, FLT, SAME, ULP, 0, 0, OC(44),                   \
+      "x if |x| < |y|, y if |y| < |x|, else fmin(x, y)", cl_minmag(x, y))   \
     X(P, NEXTAFTER, nextafter, 2, FLT, SAME, ULP, 0, 0, OC(47),             \
-      cl_nextafter(x, y))                                                   \
+      "the next representable value after x toward y", cl_nextafter(x, y))  \
     X(P, COPYSIGN, copysign, 2, FLT, SAME, ULP, 0, 0, OC(13),               \
-      cl_copysign(x, y))                                                    \
-    X(P, ISEQUAL, isequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1), x == y)       \
-    X(P, ISNOTEQUAL, isnotequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1), x != y) \
-    X(P, ISGREATER, isgreater, 2, FLT, MASK, EXACT, 0, 0, OC(-1), x > y)    \
+      "x with the sign of y", cl_copysign(x, y))                            \
+    X(P, ISEQUAL, isequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1),               \
+      "x == y", x == y)                                                     \
+    X(P, ISNOTEQUAL, isnotequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1),         \
+      "x != y (true for NaN)", x != y)                                      \
+    X(P, ISGREATER, isgreater, 2, FLT, MASK, EXACT, 0, 0, OC(-1),           \
+      "x > y", x > y)                                                       \
     X(P, ISGREATEREQUAL, isgreaterequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1), \
-      x >= y)                                                               \
-    X(P, ISLESS, isless, 2, FLT, MASK, EXACT, 0, 0, OC(-1), x < y)          \
+      "x >= y", x >= y)                                                     \
+    X(P, ISLESS, isless, 2, FLT, MASK, EXACT, 0, 0, OC(-1),                 \
+      "x < y", x < y)                                                       \
     X(P, ISLESSEQUAL, islessequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1),       \
-      x <= y)                                                               \
+      "x <= y", x <= y)                                                     \
     X(P, ISLESSGREATER, islessgreater, 2, FLT, MASK, EXACT, 0, 0, OC(-1),   \
-      x < y || x > y)                                                       \
+      "x < y || x > y", x < y || x > y)                                     \
     X(P, ISORDERED, isordered, 2, FLT, MASK, EXACT, 0, 0, OC(-1),           \
-      x == x && y == y)                                                     \
+      "neither x nor y is NaN", x == x && y == y)                           \
     X(P, ISUNORDERED, isunordered, 2, FLT, MASK, EXACT, 0, 0, OC(-1),       \
-      x != x || y != y)                                                     \
+      "x or y is NaN", x != x || y != y)                                    \
     X(P, ISNORMAL, isnormal, 1, FLT, MASK, EXACT, 0, 0, OC(-1),             \
-      mf_isnormal(x, F32))                                                  \
-    X(P, ANY, any, 1, SGN, RED, EXACT, 0, 0, OC(-1), mf_any(ua, n, w))      \
-    X(P, ALL, all, 1, SGN, RED, EXACT, 0, 0, OC(-1), mf_all(ua, n, w))      \
+      "is x a normal value", mf_isnormal(x, F32))                           \
+    X(P, ANY, any, 1, SGN, RED, EXACT, 0, 0, OC(-1),                        \
+      "is the most significant bit of any component set", mf_any(ua, n, w)) \
+    X(P, ALL, all, 1, SGN, RED, EXACT, 0, 0, OC(-1),                        \
+      "is the most significant bit of every component set",                 \
+      mf_all(ua, n, w))                                                     \
     X(P, ABS_DIFF, abs_diff, 2, INT, UTYP, EXACT, 0, 0, OCI(142, 202),      \
+      "|x - y| without overflow, as the unsigned type",                     \
       mf_abs_diff(x, y, w, s))                                              \
     X(P, HADD, hadd, 2, INT, SAME, EXACT, 0, 0, OCI(145, 146),              \
-      mf_hadd(x, y, w, s, false))                                           \
+      "(x + y) >> 1 without overflow", mf_hadd(x, y, w, s, false))          \
     X(P, RHADD, rhadd, 2, INT, SAME, EXACT, 0, 0, OCI(147, 148),            \
-      mf_hadd(x, y, w, s, true))                                            \
+      "(x + y + 1) >> 1 without overflow", mf_hadd(x, y, w, s, true))       \
     X(P, MAD_HI, mad_hi, 3, INT, SAME, EXACT, 0, 0, OCI(153, 204),          \
-      mf_mul_hi(x, y, w, s) + z)                                            \
+      "mul_hi(a, b) + c", mf_mul_hi(x, y, w, s) + z)                        \
     X(P, MAD_SAT, mad_sat, 3, INT, SAME, EXACT, 0, 0, OCI(155, 154),        \
-      mf_mad_sat(x, y, z, w, s))                                            \
-    X(P, MUL24, mul24, 2, I32, SAME, EXACT, 0, 0, OCI(169, 170), x * y)     \
-    X(P, MAD24, mad24, 3, I32, SAME, EXACT, 0, 0, OCI(167, 168), x * y + z) \
+      "a * b + c, saturated", mf_mad_sat(x, y, z, w, s))                    \
+    X(P, MUL24, mul24, 2, I32, SAME, EXACT, 0, 0, OCI(169, 170),            \
+      "x * y of 24-bit integers (wider operands: implementation-defined)",  \
+      x * y)                                                                \
+    X(P, MAD24, mad24, 3, I32, SAME, EXACT, 0, 0, OCI(167, 168),            \
+      "x * y + z of 24-bit integers (wider operands: "                      \
+      "implementation-defined)",                                            \
+      x * y + z)                                                            \
     X(P, UPSAMPLE, upsample, 2, NRW, WIDE, EXACT, 0, 0, OCI(165, 164),      \
-      mf_upsample(x, y, w))                                                 \
+      "(hi << bits) | lo, twice as wide", mf_upsample(x, y, w))             \
     X(P, DEGREES, degrees, 1, FLT, SAME, ULP, 1, 1, OC(96),                 \
-      mf_degrees(x, F32))                                                   \
+      "radians to degrees: (180 / pi) * x", mf_degrees(x, F32))             \
     X(P, RADIANS, radians, 1, FLT, SAME, ULP, 1, 1, OC(100),                \
-      mf_radians(x, F32))                                                   \
+      "degrees to radians: (pi / 180) * x", mf_radians(x, F32))             \
     X(P, DOT, dot, 2, FLT, RED, SPEC, 0, 0, OC(-1),                         \
-      geom_dot(va, vb, n, F32))                                             \
+      "the dot product", geom_dot(va, vb, n, F32))                          \
     X(P, LENGTH, length, 1, FLT, RED, SPEC, 0, 0, OC(106),                  \
-      geom_length(va, n, F32))                                              \
+      "the length sqrt(p.x^2 + p.y^2 + ...)", geom_length(va, n, F32))      \
     X(P, DISTANCE, distance, 2, FLT, RED, SPEC, 0, 0, OC(105),              \
-      geom_distance(va, vb, n, F32))                                        \
+      "length(p0 - p1)", geom_distance(va, vb, n, F32))                     \
     X(P, NORMALIZE, normalize, 1, FLT, VEC, SPEC, 0, 0, OC(107),            \
-      geom_normalize(vr, va, n, F32))                                       \
+      "p scaled to length 1", geom_normalize(vr, va, n, F32))               \
     X(P, CROSS, cross, 2, FLT, VEC, SPEC, 0, 0, OC(104),                    \
+      "the cross product of p0.xyz and p1.xyz (w = 0)",                     \
       geom_cross(vr, va, vb, n, F32))                                       \
     X(P, FAST_LENGTH, fast_length, 1, F32, RED, SPEC, 0, 0, OC(109),        \
+      "length, computed as half_sqrt of the sum of squares",                \
       geom_length(va, n, F32))                                              \
     X(P, FAST_DISTANCE, fast_distance, 2, F32, RED, SPEC, 0, 0, OC(108),    \
-      geom_distance(va, vb, n, F32))                                        \
+      "fast_length(p0 - p1)", geom_distance(va, vb, n, F32))                \
     X(P, FAST_NORMALIZE, fast_normalize, 1, F32, VEC, SPEC, 0, 0, OC(110),  \
+      "p * half_rsqrt(sum of squares), within 8192 ulp",                    \
       geom_normalize(vr, va, n, F32))                                       \
     X(P, SHUFFLE, shuffle, 2, ALL, SHUF, EXACT, 0, 0, OC(182),              \
+      "the elements of x picked by mask (the mask's width)",                \
       geom_shuffle(ur, ua, ua, ub, n, m, false))                            \
     X(P, SHUFFLE2, shuffle2, 3, ALL, SHUF, EXACT, 0, 0, OC(183),            \
+      "the elements of x then y picked by mask",                            \
       geom_shuffle(ur, ua, ub, uc, n, m, true))                             \
     X(P, FRACT, fract, 1, FLT, PTR, ULP, 0, 0, OC(30),                      \
+      "min(x - floor(x), 0x1.fffffep-1f); floor(x) through the pointer",    \
       mf_fract(x, &o2, F32))                                                \
-    X(P, FREXP, frexp, 1, FLT, PTRI, ULP, 0, 0, OC(31), cl_frexp(x, &i2))   \
-    X(P, MODF, modf, 1, FLT, PTR, ULP, 0, 0, OC(45), mf_modf(x, &o2, F32))  \
+    X(P, FREXP, frexp, 1, FLT, PTRI, ULP, 0, 0, OC(31),                     \
+      "the mantissa m, 0.5 <= |m| < 1; the exponent through the pointer",   \
+      cl_frexp(x, &i2))                                                     \
+    X(P, MODF, modf, 1, FLT, PTR, ULP, 0, 0, OC(45),                        \
+      "the fractional part; the integral part through the pointer",         \
+      mf_modf(x, &o2, F32))                                                 \
     X(P, REMQUO, remquo, 2, FLT, PTRI, ULP, 0, 0, OC(52),                   \
+      "remainder(x, y); the low 7 bits of the quotient, with its sign, "    \
+      "through the pointer",                                                \
       cl_remquo(x, y, &i2))                                                 \
     X(P, SINCOS, sincos, 1, FLT, PTR, ULP, 1, 1, OC(58),                    \
-      mf_sincos(x, &o2, F32))                                               \
-    X(P, LDEXP, ldexp, 2, FLT, ARGI, ULP, 0, 0, OC(34), cl_ldexp(x, y))     \
-    X(P, POWN, pown, 2, FLT, ARGN, ULP, 1, 1, OC(49), cl_pown(x, y))        \
-    X(P, ROOTN, rootn, 2, FLT, ARGN, ULP, 1, 1, OC(54), cl_rootn(x, y))     \
-    X(P, ILOGB, ilogb, 1, FLT, ILOG, EXACT, 0, 0, OC(33), cl_ilogb(x))      \
-    X(P, NAN, nan, 1, UNS, UTOF, EXACT, 0, 0, OC(46), mf_nan(x, w))         \
+      "sin(x); cos(x) through the pointer", mf_sincos(x, &o2, F32))         \
+    X(P, LDEXP, ldexp, 2, FLT, ARGI, ULP, 0.5, 0.5, OC(34),                     \
+      "x * 2^k", cl_ldexp(x, y))                                            \
+    X(P, POWN, pown, 2, FLT, ARGN, ULP, 1, 1, OC(49),                       \
+      "x to the integer y", cl_pown(x, y))                                  \
+    X(P, ROOTN, rootn, 2, FLT, ARGN, ULP, 1, 1, OC(54),                     \
+      "x to the 1/y", cl_rootn(x, y))                                       \
+    X(P, ILOGB, ilogb, 1, FLT, ILOG, EXACT, 0, 0, OC(33),                   \
+      "the exponent of x as an int", cl_ilogb(x))                           \
+    X(P, NAN, nan, 1, UNS, UTOF, EXACT, 0, 0, OC(46),                       \
+      "a quiet NaN with the code in its payload", mf_nan(x, w))             \
     MF_HN(X, P, COS, cos, 1, 1, 67, cl_cos(x))                              \
     MF_HN(X, P, DIVIDE, divide, 2, 0.5, 68, x / y)                          \
     MF_HN(X, P, EXP, exp, 1, 1, 69, cl_exp(x))                              \
@@ -273,6 +358,7 @@ typedef struct {
     uint8_t unit;     /* enum mf_unit */
     double bound[2];  /* float, double */
     int16_t oc[2];    /* OpenCL.std numbers: float/signed, unsigned */
+    const char *doc;  /* one line */
     const char *impl; /* the expression, for the docs */
 } mathfn_info;
 

@@ -560,7 +560,7 @@ static void gather(const mf_one *o, double *va, double *vb, double *vc,
 #define GEN_RED ONE_RED
 #define GEN_VEC ONE_VEC
 #define GEN_SHUF ONE_SHUF
-#define MF_GEN(P, E, name, args, dom, shape, unit, bf, bd, oc, impl)        \
+#define MF_GEN(P, E, name, args, dom, shape, unit, bf, bd, oc, doc, impl)   \
     GEN_##shape(E, args, dom, impl)
 MATHFNS(MF_GEN, _)
 #undef MF_GEN

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/sigs.h"
 #include "stdlib/geom.h"
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
@@ -378,6 +379,35 @@ static void signatures(void)
     CHECK(!mathfn_takes(MF_HALF_SIN, TY_DOUBLE), "half_sin: float only");
 }
 
+/* docs/ir.md's list of built-ins is the one the assembler's tables give
+ * (make docs regenerates it). */
+static void builtins_doc_current(void)
+{
+    FILE *f = fopen("docs/ir.md", "rb");
+    if (!f) {
+        t_skip("no docs/ir.md (run from the repository root)");
+        return;
+    }
+    char *doc = calloc(1, 1 << 20);
+    size_t len = doc ? fread(doc, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    char *gen = NULL;
+    size_t glen = 0;
+    FILE *g = open_memstream(&gen, &glen);
+    asm_builtins_md(g);
+    fclose(g);
+    const char *open = "<!-- builtins -->\n", *close = "<!-- /builtins -->";
+    char *a = len ? strstr(doc, open) : NULL, *b = a ? strstr(a, close) : NULL;
+    CHECK(a && b, "docs/ir.md has no builtins markers");
+    if (a && b) {
+        a += strlen(open);
+        CHECK((size_t)(b - a) == glen && !memcmp(a, gen, glen),
+              "docs/ir.md's list of built-ins is stale: run make docs");
+    }
+    free(gen);
+    free(doc);
+}
+
 int main(void)
 {
     RUN(opencl_std_numbers);
@@ -387,5 +417,6 @@ int main(void)
     RUN(shuffles);
     RUN(pointer_functions);
     RUN(signatures);
+    RUN(builtins_doc_current);
     return t_summary("builtins");
 }

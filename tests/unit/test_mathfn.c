@@ -136,7 +136,7 @@ static double opencl_bound(enum mathfn f, bool dbl)
     case MF_ATAN: case MF_TANH: case MF_ATANH: case MF_ASINPI:
     case MF_ACOSPI: case MF_ATANPI: return 5;
     case MF_TANPI: case MF_ATAN2: case MF_ATAN2PI: return 6;
-    case MF_FDIM: return 0.5;   /* correctly rounded */
+    case MF_FDIM: case MF_LDEXP: return 0.5;   /* correctly rounded */
     case MF_DEGREES: case MF_RADIANS: return 2;
     case MF_SINCOS: return 4;
     case MF_POWN: case MF_ROOTN: return 16;
