@@ -305,7 +305,7 @@
       cl_remquo(x, y, &i2))                                                 \
     X(P, SINCOS, sincos, 1, FLT, PTR, ULP, 1, 1, OC(58),                    \
       "sin(x); cos(x) through the pointer", mf_sincos(x, &o2, F32))         \
-    X(P, LDEXP, ldexp, 2, FLT, ARGI, ULP, 0.5, 0.5, OC(34),                     \
+    X(P, LDEXP, ldexp, 2, FLT, ARGI, ULP, 0.5, 0.5, OC(34),                 \
       "x * 2^k", cl_ldexp(x, y))                                            \
     X(P, POWN, pown, 2, FLT, ARGN, ULP, 1, 1, OC(49),                       \
       "x to the integer y", cl_pown(x, y))                                  \

@@ -383,29 +383,7 @@ static void signatures(void)
  * (make docs regenerates it). */
 static void builtins_doc_current(void)
 {
-    FILE *f = fopen("docs/ir.md", "rb");
-    if (!f) {
-        t_skip("no docs/ir.md (run from the repository root)");
-        return;
-    }
-    char *doc = calloc(1, 1 << 20);
-    size_t len = doc ? fread(doc, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    char *gen = NULL;
-    size_t glen = 0;
-    FILE *g = open_memstream(&gen, &glen);
-    asm_builtins_md(g);
-    fclose(g);
-    const char *open = "<!-- builtins -->\n", *close = "<!-- /builtins -->";
-    char *a = len ? strstr(doc, open) : NULL, *b = a ? strstr(a, close) : NULL;
-    CHECK(a && b, "docs/ir.md has no builtins markers");
-    if (a && b) {
-        a += strlen(open);
-        CHECK((size_t)(b - a) == glen && !memcmp(a, gen, glen),
-              "docs/ir.md's list of built-ins is stale: run make docs");
-    }
-    free(gen);
-    free(doc);
+    t_check_doc("docs/ir.md", "builtins", asm_builtins_md);
 }
 
 int main(void)

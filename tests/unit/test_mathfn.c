@@ -640,30 +640,7 @@ static void verifier(void)
 
 static void doc_current(void)
 {
-    FILE *f = fopen("docs/semantics.md", "rb");
-    if (!f) {
-        t_skip("no docs/semantics.md (run from the repository root)");
-        return;
-    }
-    char *doc = calloc(1, 1 << 20);
-    size_t len = doc ? fread(doc, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    char *gen = NULL;
-    size_t glen = 0;
-    FILE *g = open_memstream(&gen, &glen);
-    mathfn_write_md(g);
-    fclose(g);
-    const char *open = "<!-- mathfn -->\n", *close = "<!-- /mathfn -->";
-    char *a = len ? strstr(doc, open) : NULL, *b = a ? strstr(a, close) : NULL;
-    CHECK(a && b, "docs/semantics.md has no mathfn markers");
-    if (a && b) {
-        a += strlen(open);
-        CHECK((size_t)(b - a) == glen && !memcmp(a, gen, glen),
-              "docs/semantics.md's math table is stale; it should be:\n%s",
-              gen);
-    }
-    free(gen);
-    free(doc);
+    t_check_doc("docs/semantics.md", "mathfn", mathfn_write_md);
 }
 
 int main(void)
