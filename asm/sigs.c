@@ -215,6 +215,8 @@ void asm_builtins_md(FILE *out)
         fputs(" | ", out);
         for (const char *c = doc; *c; c++)
             fputs(*c == '|' ? "\\|" : (char[2]){*c, 0}, out);
-        fprintf(out, " | %s |\n", a ? a : "exact");
+        fprintf(out, " | %s |\n", a ? a : f == F_MAD ? "two roundings "
+                "(OpenCL: implementation-defined)" : f == F_FMA
+                ? "correctly rounded" : "exact");
     }
 }
