@@ -160,6 +160,9 @@ int clm_rem_pio2(double x, dd *r);
 /* sin and cos of a dd r, |r| <= 0.82 */
 dd clm_sin_k(dd r);
 dd clm_cos_k(dd r);
+/* sin(pi x) as a dd for a finite x with |x| >= 2^-800 (the signed zero
+ * of an integer x exactly) */
+dd clm_sinpi_dd(double x);
 /* atan of a dd 0 <= t <= 1.01 */
 dd clm_atan_k(dd t);
 /* atan2(y, x) of dd y, x > 0 (either may be 0 but not both), in
@@ -176,6 +179,16 @@ extern const dd CLM_LOG_L[91];
 extern const dd CLM_SIN_64[53], CLM_COS_64[53];
 extern const dd CLM_ATAN_64[65];
 extern const uint64_t CLM_2_OVER_PI[25];
+extern const dd CLM_2_SQRTPI, CLM_EULER, CLM_HALF_LN2PI, CLM_LNPI;
+extern const dd CLM_ERF_A[4];
+extern const double CLM_ERF_A_TAIL[11];
+#define CLM_ERFC_N 42
+extern const double CLM_ERFC_C[CLM_ERFC_N];
+extern const dd CLM_ERFC_G[CLM_ERFC_N][4];
+extern const double CLM_ERFC_T[CLM_ERFC_N][14];
+extern const dd CLM_LGAM_S[9];
+extern const double CLM_LGAM_S_TAIL[28];
+extern const double CLM_LGAM_ST[13];
 
 /* The public double and float entry points of a kernel n##_k that
  * returns a double-double and an extra binary exponent: rounded once. */

@@ -252,6 +252,11 @@ static dd trigpi(double x, int which, int *e)
 static dd sinpi_k(double x, int *e) { return trigpi(x, 0, e); }
 static dd cospi_k(double x, int *e) { return trigpi(x, 1, e); }
 static dd tanpi_k(double x, int *e) { return trigpi(x, 2, e); }
+dd clm_sinpi_dd(double x)
+{
+    int e = 0;
+    return trigpi(x, 0, &e);
+}
 
 /* ---- inverse ---- */
 
