@@ -55,9 +55,9 @@ double clvm_remquo(double x, double y, int *quo);
 float clvm_remquof(float x, float y, int *quo);
 void clvm_sincos(double x, double *s, double *c);
 void clvm_sincosf(float x, float *s, float *c);
-/* lgamma_r: log|gamma(x)|, with the sign of gamma(x) in *sign (+1 or -1;
- * for x = -0 -1, for NaN, +inf and nonpositive integers +1, as C's
- * lgamma leaves it: OpenCL does not say). */
+/* lgamma_r: log|gamma(x)|, with the sign of gamma(x) in *sign: +1 or -1,
+ * and 0 where gamma has no sign: at its poles (+-0 and the negative
+ * integers, as OpenCL C says), for NaN and for -inf. */
 double clvm_lgamma_r(double x, int *sign);
 float clvm_lgammaf_r(float x, int *sign);
 /* nan(code): a quiet NaN with the code in its payload */
