@@ -677,6 +677,13 @@ float clvm_fmaf(float xf, float yf, float zf)
     dd s = two_sum(x * y, z);
     if (s.h == 0)
         return (float)s.h;
+    /* (float)s.h rounds once more: right unless s.h lies exactly halfway
+     * between two floats (the low 29 bits 1 and zeros) with s.l != 0, or
+     * the result is a float denormal (fewer bits) */
+    double a = clm_fabs(s.h);
+    if ((s.l == 0 || (dbits(s.h) & 0x1fffffff) != 0x10000000) &&
+        a >= 0x1p-126 && a < 0x1p127)
+        return (float)s.h;
     return clm_fin_f(s, 0);
 }
 

@@ -46,6 +46,10 @@
 #define cl_acospi(a) CL1(acospi, a)
 #define cl_atanpi(a) CL1(atanpi, a)
 #define cl_logb(a) CL1(logb, a)
+#define cl_erf(a) CL1(erf, a)
+#define cl_erfc(a) CL1(erfc, a)
+#define cl_tgamma(a) CL1(tgamma, a)
+#define cl_lgamma(a) CL1(lgamma, a)
 #define cl_pow(a, b) CL2(pow, a, b)
 #define cl_atan2(a, b) CL2(atan2, a, b)
 #define cl_atan2pi(a, b) CL2(atan2pi, a, b)
@@ -308,6 +312,8 @@ static void bound_text(const mathfn_info *m, int k, char buf[32])
         snprintf(buf, 32, "abs. error <= %g", b);
     else if (b == 0.5)
         snprintf(buf, 32, "correctly rounded");
+    else if (b > 1e300)
+        snprintf(buf, 32, "undefined (see below)");
     else
         snprintf(buf, 32, "<= %g ulp", b);
 }

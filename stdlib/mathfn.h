@@ -15,7 +15,9 @@
  *               -1/0 per component for a vector (the relational functions)
  *   unit, bf, bd  the accuracy clvm guarantees for float and double:
  *         ULP   at most that many ulp from the exact result (0: exact,
- *               0.5: correctly rounded), as OpenCL measures ulp
+ *               0.5: correctly rounded), as OpenCL measures ulp;
+ *               INFINITY: no bound in ulp (OpenCL's "undefined": double
+ *               lgamma near its zeros on the negative axis)
  *         ABS   absolute error at most that
  *         EXACT no rounding (integer and bit results)
  *   impl  the value, a C expression of
@@ -36,6 +38,7 @@
 #ifndef CLVM_MATHFN_H
 #define CLVM_MATHFN_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -130,7 +133,13 @@
     X(P, NEXTAFTER,  nextafter,  2, FLT, SAME, ULP, 0,    0,                \
       cl_nextafter(x, y))                                                   \
     X(P, COPYSIGN,   copysign,   2, FLT, SAME, ULP, 0,    0,                \
-      cl_copysign(x, y))
+      cl_copysign(x, y))                                                    \
+    X(P, ERF,        erf,        1, FLT, SAME, ULP, 1,    1,    cl_erf(x))  \
+    X(P, ERFC,       erfc,       1, FLT, SAME, ULP, 1,    1,    cl_erfc(x)) \
+    X(P, TGAMMA,     tgamma,     1, FLT, SAME, ULP, 1,    1,                \
+      cl_tgamma(x))                                                         \
+    X(P, LGAMMA,     lgamma,     1, FLT, SAME, ULP, 1,    INFINITY,         \
+      cl_lgamma(x))
 
 enum mathfn {
 #define MF_ENUM(P, E, ...) MF_##E,

@@ -137,6 +137,8 @@ static double opencl_bound(enum mathfn f, bool dbl)
     case MF_ACOSPI: case MF_ATANPI: return 5;
     case MF_TANPI: case MF_ATAN2: case MF_ATAN2PI: return 6;
     case MF_FDIM: return 0.5;   /* correctly rounded */
+    case MF_ERF: case MF_ERFC: case MF_TGAMMA: return 16;
+    case MF_LGAMMA: return INFINITY; /* "Undefined" */
     case MF_MIX: return dbl ? INFINITY : 1e-3;
     case MF_SMOOTHSTEP: return dbl ? INFINITY : 1e-5;
     default: return 0;   /* exact: rounding, sign, step, tests, bits */
@@ -292,6 +294,7 @@ static const struct {
     L2(HYPOT, hypot), L2(POWR, powr), L2(FMOD, fmod),
     L2(REMAINDER, remainder), L2(FDIM, fdim), L2(MAXMAG, maxmag),
     L2(MINMAG, minmag), L2(NEXTAFTER, nextafter), L2(COPYSIGN, copysign),
+    L1(ERF, erf), L1(ERFC, erfc), L1(TGAMMA, tgamma), L1(LGAMMA, lgamma),
 #undef L1
 #undef L2
 };
