@@ -146,7 +146,11 @@ dd clm_dd_sqrt(dd a)
 double clvm_sqrt(double x) { return clm_sqrt_cr(x); }
 /* double has 53 >= 2 * 24 + 2 bits: rounding sqrt to double, then to
  * float, is the same as rounding it to float (Figueroa's theorem). */
-float clvm_sqrtf(float x) { return (float)clm_sqrt_cr(x); }
+float clvm_sqrtf(float x)
+{
+    float r;
+    return clm_fast_sqrtf(x, &r) ? r : (float)clm_sqrt_cr(x);
+}
 
 /* rsqrt: sqrt as y + d (d from the exact residual), then 1 / that. */
 static dd rsqrt_dd(double x, int *e)

@@ -105,5 +105,5 @@ static dd erfc_k(double x, int *e)
     return dd_add_d(dd_neg(erf_small(x, &k)), 1);
 }
 
-WRAP1(erf)
-WRAP1(erfc)
+WRAP1F(erf)
+WRAP1F(erfc)

@@ -190,6 +190,17 @@ extern const dd CLM_LGAM_S[9];
 extern const double CLM_LGAM_S_TAIL[28];
 extern const double CLM_LGAM_ST[13];
 
+/* ---- fast float paths (stdlib/libm_fast.c): true with *r the correctly
+ * rounded result when a double evaluation decides it ---- */
+#define CLM_FAST1(X)                                                       \
+    X(exp) X(exp2) X(log) X(log2) X(log1p) X(sqrt) X(sin) X(cos) X(tan)   \
+    X(atan) X(tanh) X(cbrt) X(erf) X(erfc)
+#define CLM_FAST_DECL1(n) bool clm_fast_##n##f(float x, float *r);
+CLM_FAST1(CLM_FAST_DECL1)
+#undef CLM_FAST_DECL1
+bool clm_fast_powf(float x, float y, float *r);
+bool clm_fast_hypotf(float x, float y, float *r);
+
 /* The public double and float entry points of a kernel n##_k that
  * returns a double-double and an extra binary exponent: rounded once. */
 #define WRAP1(n)                                                            \
@@ -203,6 +214,39 @@ extern const double CLM_LGAM_ST[13];
     {                                                                       \
         int e = 0;                                                          \
         dd v = n##_k(x, &e);                                                \
+        return clm_fin_f(v, e);                                             \
+    }
+/* the same, the float one trying clm_fast_##n##f first */
+#define WRAP1F(n)                                                           \
+    double clvm_##n(double x)                                               \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x)                                              \
+    {                                                                       \
+        float r;                                                            \
+        if (clm_fast_##n##f(x, &r))                                         \
+            return r;                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_f(v, e);                                             \
+    }
+#define WRAP2F(n)                                                           \
+    double clvm_##n(double x, double y)                                     \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x, float y)                                     \
+    {                                                                       \
+        float r;                                                            \
+        if (clm_fast_##n##f(x, y, &r))                                      \
+            return r;                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
         return clm_fin_f(v, e);                                             \
     }
 #define WRAP2(n)                                                            \

@@ -432,15 +432,15 @@ static dd asinpi_k(double x, int *e) { return asin_any(x, true, e); }
 static dd acos_k(double x, int *e) { (void)e; return acos_any(x, false); }
 static dd acospi_k(double x, int *e) { (void)e; return acos_any(x, true); }
 
-WRAP1(sin)
-WRAP1(cos)
-WRAP1(tan)
+WRAP1F(sin)
+WRAP1F(cos)
+WRAP1F(tan)
 WRAP1(sinpi)
 WRAP1(cospi)
 WRAP1(tanpi)
 WRAP1(asin)
 WRAP1(acos)
-WRAP1(atan)
+WRAP1F(atan)
 WRAP1(asinpi)
 WRAP1(acospi)
 WRAP1(atanpi)
