@@ -131,6 +131,8 @@ static void bound_text(const mathfn_info *m, int k, char buf[32])
         snprintf(buf, 32, "abs. error <= %g", b);
     else if (b == 0.5)
         snprintf(buf, 32, "correctly rounded");
+    else if (b > 1e300)
+        snprintf(buf, 32, "undefined (see below)");
     else
         snprintf(buf, 32, "<= %g ulp", b);
 }

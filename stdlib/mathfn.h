@@ -37,7 +37,9 @@
  *               components: a result of m components (shuffle, shuffle2)
  *   unit, bf, bd  the accuracy clvm guarantees for float and double:
  *         ULP   at most that many ulp from the exact result (0: exact,
- *               0.5: correctly rounded), as OpenCL measures ulp
+ *               0.5: correctly rounded), as OpenCL measures ulp;
+ *               MF_UNDEF: no bound in ulp (OpenCL's "undefined": double
+ *               lgamma near its zeros on the negative axis)
  *         ABS   absolute error at most that
  *         EXACT no rounding (integer and bit results)
  *         SPEC  within the bound OpenCL states for it (the geometric
@@ -87,6 +89,9 @@
     X(P, NATIVE_##E, native_##name, args, F32, SAME, ULP, b, b,             \
       OC(oc + 14), #name " of implementation-defined precision (clvm: "     \
       "within the bound shown)", impl)
+
+/* A bound of no ulp at all (DBL_MAX; the docs say "undefined"). */
+#define MF_UNDEF 1.7976931348623157e308
 
 #define MATHFNS(X, P)                                                       \
     X(P, SQRT, sqrt, 1, FLT, SAME, ULP, 0.5, 0.5, OC(61),                   \
@@ -216,6 +221,14 @@
       "the next representable value after x toward y", cl_nextafter(x, y))  \
     X(P, COPYSIGN, copysign, 2, FLT, SAME, ULP, 0, 0, OC(13),               \
       "x with the sign of y", cl_copysign(x, y))                            \
+    X(P, ERF, erf, 1, FLT, SAME, ULP, 1, 1, OC(18),                         \
+      "the error function", cl_erf(x))                                      \
+    X(P, ERFC, erfc, 1, FLT, SAME, ULP, 1, 1, OC(17),                       \
+      "1 - erf(x), without cancellation", cl_erfc(x))                       \
+    X(P, TGAMMA, tgamma, 1, FLT, SAME, ULP, 1, 1, OC(65),                   \
+      "the gamma function", cl_tgamma(x))                                   \
+    X(P, LGAMMA, lgamma, 1, FLT, SAME, ULP, 1, MF_UNDEF, OC(35),            \
+      "log |gamma(x)|", cl_lgamma(x))                                       \
     X(P, ISEQUAL, isequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1),               \
       "x == y", x == y)                                                     \
     X(P, ISNOTEQUAL, isnotequal, 2, FLT, MASK, EXACT, 0, 0, OC(-1),         \
@@ -328,7 +341,10 @@
     MF_HN(X, P, RSQRT, rsqrt, 1, 1, 77, cl_rsqrt(x))                        \
     MF_HN(X, P, SIN, sin, 1, 1, 78, cl_sin(x))                              \
     MF_HN(X, P, SQRT, sqrt, 1, 0.5, 79, cl_sqrt(x))                         \
-    MF_HN(X, P, TAN, tan, 1, 1, 80, cl_tan(x))
+    MF_HN(X, P, TAN, tan, 1, 1, 80, cl_tan(x))                              \
+    X(P, LGAMMA_R, lgamma_r, 1, FLT, PTRI, ULP, 1, MF_UNDEF, OC(36),        \
+      "log |gamma(x)|; the sign of gamma(x) (+1, -1, or 0 at the poles) "   \
+      "through the pointer", mf_lgamma_r(x, &i2, F32))
 
 
 enum mathfn {

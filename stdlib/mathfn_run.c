@@ -48,6 +48,10 @@
 #define cl_acospi(a) CL1(acospi, a)
 #define cl_atanpi(a) CL1(atanpi, a)
 #define cl_logb(a) CL1(logb, a)
+#define cl_erf(a) CL1(erf, a)
+#define cl_erfc(a) CL1(erfc, a)
+#define cl_tgamma(a) CL1(tgamma, a)
+#define cl_lgamma(a) CL1(lgamma, a)
 #define cl_pow(a, b) CL2(pow, a, b)
 #define cl_atan2(a, b) CL2(atan2, a, b)
 #define cl_atan2pi(a, b) CL2(atan2pi, a, b)
@@ -413,6 +417,11 @@ static double mf_sincos(double x, double *c, bool f32)
     clvm_sincosf((float)x, &s, &cf);
     *c = cf;
     return s;
+}
+static double mf_lgamma_r(double x, int *sign, bool f32)
+{
+    return f32 ? (double)clvm_lgammaf_r((float)x, sign)
+               : clvm_lgamma_r(x, sign);
 }
 #define cl_frexp(a, p)                                                      \
     (F32 ? (double)clvm_frexpf((float)(a), p) : clvm_frexp(a, p))

@@ -13,6 +13,7 @@
 #include "asm/lit.h"
 #include "stdlib/bytes.h"
 #include "stdlib/half.h"
+#include "stdlib/libm.h"
 #include "stdlib/note.h"
 #include "stdlib/mathfn.h"
 #include "stdlib/profile.h"
@@ -337,7 +338,7 @@ static void bits_float(enum ty_scalar s, uint64_t b)
         printf(": %" PRIu64 " - %d = %d\n", ex, bias, (int)ex - bias);
     printf("  mantissa  %s  0x%" PRIx64 "\n", mb, man);
     /* m / 2^M and the significand are exact in a double */
-    double frac = ldexp((double)man, -(int)M);
+    double frac = clvm_ldexp((double)man, -(int)M);
     const char *sg = sign ? "-" : "+";
     if (ex == (1u << E) - 1) {
         if (!man)

@@ -329,6 +329,13 @@ static void pointer_functions(void)
                    NULL);
         CHECK(dbits(gs) == dbits(s) && dbits(gc) == dbits(c), "sincos(%a)",
               dx);
+        int ls, gs2;
+        double lg, lw = clvm_lgamma_r(dx, &ls);
+        mathfn_one(MF_LGAMMA_R, (ty_t){TY_DOUBLE, 1}, 0, false, &lg, &dx,
+                   NULL, NULL);
+        mathfn_one(MF_LGAMMA_R, (ty_t){TY_DOUBLE, 1}, 0, true, &gs2, &dx,
+                   NULL, NULL);
+        CHECK(dbits(lg) == dbits(lw) && gs2 == ls, "lgamma_r(%a)", dx);
         int il;
         mathfn_one(MF_ILOGB, (ty_t){TY_DOUBLE, 1}, 0, false, &il, &dx, NULL,
                    NULL);

@@ -151,6 +151,8 @@ static double opencl_bound(enum mathfn f, bool dbl)
     case MF_NATIVE_RSQRT: case MF_NATIVE_SIN: case MF_NATIVE_SQRT:
     case MF_NATIVE_TAN: case MF_NATIVE_DIVIDE:
         return INFINITY;   /* implementation-defined */
+    case MF_ERF: case MF_ERFC: case MF_TGAMMA: return 16;
+    case MF_LGAMMA: case MF_LGAMMA_R: return INFINITY; /* "Undefined" */
     case MF_MIX: return dbl ? INFINITY : 1e-3;
     case MF_SMOOTHSTEP: return dbl ? INFINITY : 1e-5;
     default: return 0;   /* exact: rounding, sign, step, tests, bits */
@@ -306,6 +308,7 @@ static const struct {
     L2(HYPOT, hypot), L2(POWR, powr), L2(FMOD, fmod),
     L2(REMAINDER, remainder), L2(FDIM, fdim), L2(MAXMAG, maxmag),
     L2(MINMAG, minmag), L2(NEXTAFTER, nextafter), L2(COPYSIGN, copysign),
+    L1(ERF, erf), L1(ERFC, erfc), L1(TGAMMA, tgamma), L1(LGAMMA, lgamma),
 #undef L1
 #undef L2
 };
