@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "asm/sigs.h"
+#include "vm/bcfile.h"
 #include "stdlib/geom.h"
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
@@ -386,6 +388,59 @@ static void signatures(void)
     CHECK(!mathfn_takes(MF_HALF_SIN, TY_DOUBLE), "half_sin: float only");
 }
 
+/* ---- the verifier's rule for MATHS ---- */
+
+static uint32_t *find_op(bc_module *m, const char *name)
+{
+    bc_kernel *k = &m->kernels[0];
+    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc]))
+        if (!strcmp(bc_ops[BC_OPCODE(k->code[pc])].name, name))
+            return k->code + pc;
+    return NULL;
+}
+
+static void verifier(void)
+{
+    static const char src[] =
+        "kernel k(global float *p, float4 v, float4 w)\n"
+        "    p[0] = dot(v, w)\n"
+        "end\n";
+    bc_module m;
+    char err[256];
+    if (asm_assemble(src, sizeof src - 1, "v.clasm", &m, stderr)) {
+        CHECK(0, "the kernel does not assemble");
+        return;
+    }
+    uint32_t *ms = find_op(&m, "MATHS_F32");
+    CHECK(ms && ms[5] == MF_DOT && ms[4] == ms[2],
+          "dot is MATHS_F32 with c = a");
+    if (!ms) {
+        bc_free(&m);
+        return;
+    }
+    CHECK(!bc_verify(&m, err, sizeof err), "valid module: %s", err);
+    const struct {
+        unsigned word;
+        uint32_t value;
+        const char *msg;
+    } bad[] = {
+        {5, MF_SQRT, "not a shaped"},
+        {5, MF_COUNT, "not a shaped"},
+        {5, MF_CROSS, "operand 1"},          /* a float4 result */
+        {5, MF_DOT | 4u << 16, "mask width"},
+        {4, 0, "repeat operand 2"},          /* c is not a */
+        {0, ((uint32_t)BC_F_SECOND << 24), "no pointer output"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint32_t keep = ms[bad[i].word];
+        ms[bad[i].word] = bad[i].word ? bad[i].value : keep | bad[i].value;
+        CHECK(bc_verify(&m, err, sizeof err) && strstr(err, bad[i].msg),
+              "mutation %zu: '%s', want '%s'", i, err, bad[i].msg);
+        ms[bad[i].word] = keep;
+    }
+    bc_free(&m);
+}
+
 /* docs/ir.md's list of built-ins is the one the assembler's tables give
  * (make docs regenerates it). */
 static void builtins_doc_current(void)
@@ -402,6 +457,7 @@ int main(void)
     RUN(shuffles);
     RUN(pointer_functions);
     RUN(signatures);
+    RUN(verifier);
     RUN(builtins_doc_current);
     return t_summary("builtins");
 }
