@@ -17,6 +17,7 @@
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
 #include "tests/lib/bits.h"
+#include "tests/lib/ops.h"
 #include "tests/lib/test.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1Du;
@@ -390,15 +391,6 @@ static void signatures(void)
 
 /* ---- the verifier's rule for MATHS ---- */
 
-static uint32_t *find_op(bc_module *m, const char *name)
-{
-    bc_kernel *k = &m->kernels[0];
-    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc]))
-        if (!strcmp(bc_ops[BC_OPCODE(k->code[pc])].name, name))
-            return k->code + pc;
-    return NULL;
-}
-
 static void verifier(void)
 {
     static const char src[] =
@@ -411,7 +403,7 @@ static void verifier(void)
         CHECK(0, "the kernel does not assemble");
         return;
     }
-    uint32_t *ms = find_op(&m, "MATHS_F32");
+    uint32_t *ms = t_find_op(&m, "MATHS_F32");
     CHECK(ms && ms[5] == MF_DOT && ms[4] == ms[2],
           "dot is MATHS_F32 with c = a");
     if (!ms) {

@@ -14,6 +14,7 @@
 #include "tests/lib/bits.h"
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
+#include "tests/lib/ops.h"
 #include "tests/lib/test.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -587,15 +588,6 @@ static void loops_in_place(void)
 
 /* ---- the verifier's rules for MATH* and FTEST ---- */
 
-static uint32_t *find_op(bc_module *m, const char *name)
-{
-    bc_kernel *k = &m->kernels[0];
-    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc]))
-        if (!strcmp(bc_ops[BC_OPCODE(k->code[pc])].name, name))
-            return k->code + pc;
-    return NULL;
-}
-
 static void verifier(void)
 {
     static const char src[] =
@@ -610,7 +602,7 @@ static void verifier(void)
         CHECK(0, "the kernel does not assemble");
         return;
     }
-    uint32_t *sq = find_op(&m, "MATH1_F32"), *ft = find_op(&m, "FTEST_F32");
+    uint32_t *sq = t_find_op(&m, "MATH1_F32"), *ft = t_find_op(&m, "FTEST_F32");
     CHECK(sq && ft, "no MATH1_F32 or FTEST_F32");
     if (!sq || !ft) {
         bc_free(&m);
