@@ -172,7 +172,9 @@ void parse_unknown_func(A *a, const tok *t, const char *what)
                   t->s, why);
         return;
     }
-    enum { MAXC = 512, W = 32 };
+    /* every built-in name, the vload/vstore spellings, convert_/as_ of
+     * every type: room for all of them, however many built-ins there are */
+    enum { MAXC = F_COUNT + 40 + 2 * 6 * TY_NSCALAR, W = 32 };
     char (*buf)[W] = malloc(MAXC * W);
     const char **cand = malloc(MAXC * sizeof *cand);
     size_t n = 0;
