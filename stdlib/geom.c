@@ -19,12 +19,14 @@ static double two_sum(double a, double b, double *e)
 }
 
 /* sum of x[k] * y[k]: each product split exactly into p + its error
- * (fma), the sum compensated; accurate as if computed with 106 bits. */
-static double dot2(const double *x, const double *y, unsigned n)
+ * (fma), the sum compensated; accurate as if computed with 106 bits. The
+ * product of two floats is exact in double (f32: no fma needed). */
+static double dot2(const double *x, const double *y, unsigned n, bool f32)
 {
     double s = 0, c = 0;
     for (unsigned k = 0; k < n; k++) {
-        double p = x[k] * y[k], ep = clvm_fma(x[k], y[k], -p), es;
+        double p = x[k] * y[k], es;
+        double ep = f32 ? 0 : clvm_fma(x[k], y[k], -p);
         s = two_sum(s, p, &es);
         c += es + ep;
     }
@@ -62,7 +64,7 @@ static int scale_exp(const double *x, unsigned n)
 
 double geom_dot(const double *x, const double *y, unsigned n, bool f32)
 {
-    return as_t(dot2(x, y, n), f32);
+    return as_t(dot2(x, y, n, f32), f32);
 }
 
 /* sqrt(sum x^2): floats need no scaling (their squares fit a double's
@@ -83,7 +85,7 @@ double geom_length(const double *x, unsigned n, bool f32)
     double s1 = pow2(-e / 2), s2 = pow2(-e - (-e / 2));
     for (unsigned k = 0; k < n; k++)
         v[k] = x[k] * s1 * s2;
-    double r = clvm_sqrt(dot2(v, v, n));
+    double r = clvm_sqrt(dot2(v, v, n, f32));
     if (f32)
         return (double)(float)r;
     return r * pow2(e / 2) * pow2(e - e / 2);
@@ -120,7 +122,7 @@ void geom_normalize(double *r, const double *x, unsigned n, bool f32)
     double s1 = pow2(-e / 2), s2 = pow2(-e - (-e / 2));
     for (unsigned k = 0; k < n; k++)
         v[k] = v[k] * s1 * s2;
-    double len = clvm_sqrt(dot2(v, v, n));
+    double len = clvm_sqrt(dot2(v, v, n, f32));
     for (unsigned k = 0; k < n; k++)
         r[k] = as_t(v[k] / len, f32);
 }
