@@ -413,6 +413,12 @@ void mathfn_run(enum mathfn f, enum ty_scalar t, void *d, const void *a,
 void mathfn_one(enum mathfn f, ty_t t, unsigned m, bool second, void *d,
                 const void *a, const void *b, const void *c);
 
+/* The same with s = mathfn_sig(f, t, m) computed once by the caller (the
+ * VM, for every work-item of an instruction). */
+void mathfn_one_sig(enum mathfn f, const mf_sig *s, ty_t t, unsigned m,
+                    bool second, void *d, const void *a, const void *b,
+                    const void *c);
+
 /* f's accuracy in words ("correctly rounded", "float <= 1 ulp, double
  * exact", ...); returns buf. */
 const char *mathfn_accuracy(enum mathfn f, char buf[80]);

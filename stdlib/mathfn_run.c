@@ -504,8 +504,8 @@ typedef struct {
     }
 /* Whole vectors: FLT operands as doubles, others as bits. */
 #define ONE_GATHER(dom)                                                     \
-        double va[16] = {0}, vb[16] = {0}, vc[16] = {0}, vr[16] = {0};      \
-        uint64_t ua[16] = {0}, ub[16] = {0}, uc[16] = {0}, ur[16] = {0};    \
+        double va[16], vb[16], vc[16], vr[16];                              \
+        uint64_t ua[16], ub[16], uc[16], ur[16];                            \
         const unsigned es = ty_scalar_size((enum ty_scalar)o->s.arg[0].s);  \
         const unsigned w = 8 * es;                                          \
         gather(o, va, vb, vc, ua, ub, uc);                                  \
@@ -604,11 +604,18 @@ void mathfn_run(enum mathfn f, enum ty_scalar t, void *d, const void *a,
 void mathfn_one(enum mathfn f, ty_t t, unsigned m, bool second, void *d,
                 const void *a, const void *b, const void *c)
 {
-    mf_one o = {.n = t.n, .m = m, .F32 = t.s == TY_FLOAT,
-                .second = second, .d = d, .a = a, .b = b, .c = c};
+    mf_sig s;
     const char *why;
-    if (!mathfn_sig(f, t, m, &o.s, &why))
-        return;
+    if (mathfn_sig(f, t, m, &s, &why))
+        mathfn_one_sig(f, &s, t, m, second, d, a, b, c);
+}
+
+void mathfn_one_sig(enum mathfn f, const mf_sig *s, ty_t t, unsigned m,
+                    bool second, void *d, const void *a, const void *b,
+                    const void *c)
+{
+    mf_one o = {.s = *s, .n = t.n, .m = m, .F32 = t.s == TY_FLOAT,
+                .second = second, .d = d, .a = a, .b = b, .c = c};
     if (mathfn_form(f) != MF_FORM_SHAPED) {
         mathfn_run(f, (enum ty_scalar)t.s, d, a, b, c, t.n, t.n > 1);
         return;
