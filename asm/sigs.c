@@ -132,10 +132,11 @@ static void describe(int f, char *sig, size_t slen, const char **types,
                      int *oc)
 {
     const asm_fninfo *fi = &asm_fns[f];
-    *acc = NULL, *types = NULL, oc[0] = oc[1] = -1;
+    *acc = NULL, *types = NULL;
     if (fi->mf < 0) {
         snprintf(sig, slen, "%s", fi->sig);
         *doc = fi->doc;
+        oc[0] = fi->oc[0], oc[1] = fi->oc[1], oc[2] = fi->oc[2];
         return;
     }
     enum mathfn mf = (enum mathfn)(fi->mf & (ASM_MF_OUT - 1));
@@ -144,7 +145,38 @@ static void describe(int f, char *sig, size_t slen, const char **types,
     *types = gentype[m->dom];
     *doc = m->doc;
     *acc = mathfn_accuracy(mf, accbuf);
-    oc[0] = m->oc[0], oc[1] = m->oc[1];
+    bool flt = m->dom == MFD_FLT || m->dom == MFD_F32;
+    bool ints = m->dom != MFD_FLT && m->dom != MFD_F32;
+    oc[0] = flt || !ints || m->dom == MFD_ANY || m->dom == MFD_ALL
+                ? m->oc[0] : -1;
+    oc[1] = ints ? m->oc[0] : -1;
+    oc[2] = ints ? m->oc[1] : -1;
+}
+
+/* "OpenCL.std 98 (float), 158 (signed), 159 (unsigned)", or one number
+ * when they agree; "" when there is none. */
+static void ocl_text(const int *oc, char *buf, size_t len, const char *pre)
+{
+    static const char *const kind[] = {"float", "signed", "unsigned"};
+    int first = -1;
+    bool same = true;
+    for (int i = 0; i < 3; i++)
+        if (oc[i] >= 0) {
+            same &= first < 0 || oc[i] == oc[first];
+            first = first < 0 ? i : first;
+        }
+    buf[0] = 0;
+    if (first < 0)
+        return;
+    if (same) {
+        put(buf, len, "%s%d", pre, oc[first]);
+        return;
+    }
+    size_t at = 0;
+    for (int i = 0; i < 3 && at < len; i++)
+        if (oc[i] >= 0)
+            at += (size_t)snprintf(buf + at, len - at, "%s%d (%s)",
+                                   at ? ", " : pre, oc[i], kind[i]);
 }
 
 bool asm_builtin_help(const char *name, FILE *out)
@@ -154,7 +186,7 @@ bool asm_builtin_help(const char *name, FILE *out)
         return false;
     char sig[320], acc[80];
     const char *types, *doc, *a;
-    int oc[2];
+    int oc[3];
     describe(f, sig, sizeof sig, &types, &doc, &a, acc, oc);
     fprintf(out, "%s\n  %s\n", sig, doc);
     if (types)
@@ -162,11 +194,10 @@ bool asm_builtin_help(const char *name, FILE *out)
                 widths(&mathfns[asm_fns[f].mf & (ASM_MF_OUT - 1)]));
     if (a)
         fprintf(out, "  accuracy: %s\n", a);
-    if (oc[0] >= 0 && oc[1] != oc[0])
-        fprintf(out, "  OpenCL.std %d (signed), %d (unsigned)\n", oc[0],
-                oc[1]);
-    else if (oc[0] >= 0)
-        fprintf(out, "  OpenCL.std %d\n", oc[0]);
+    char ocs[96];
+    ocl_text(oc, ocs, sizeof ocs, "OpenCL.std ");
+    if (*ocs)
+        fprintf(out, "  %s\n", ocs);
     return true;
 }
 
@@ -196,15 +227,23 @@ static const char *const family[BI_NKIND][3] = {
 void asm_builtins_md(FILE *out)
 {
     fputs("| built-in | signatures (T: the types) | what it gives | "
-          "accuracy |\n|---|---|---|---|\n", out);
-    for (int k = 0; k < BI_NKIND; k++)
-        fprintf(out, "| `%s...` | %s | %s | %s |\n",
+          "accuracy | OpenCL.std |\n|---|---|---|---|---|\n", out);
+    for (int k = 0; k < BI_NKIND; k++) {
+        char ocs[64] = "";
+        for (int v = 0; v < 4; v++) {
+            int oc = bi_kind_ocl((enum bi_kind)k, v >> 1, v & 1);
+            if (oc >= 0)
+                put(ocs + strlen(ocs), sizeof ocs - strlen(ocs), "%s%d",
+                    *ocs ? ", " : "", oc);
+        }
+        fprintf(out, "| `%s...` | %s | %s | %s | %s |\n",
                 bi_kind_prefix((enum bi_kind)k), family[k][0], family[k][1],
-                family[k][2] ? family[k][2] : "exact");
+                family[k][2] ? family[k][2] : "exact", *ocs ? ocs : "core");
+    }
     for (int f = 0; f < F_COUNT; f++) {
         char sig[320], acc[80];
         const char *types, *doc, *a;
-        int oc[2];
+        int oc[3];
         describe(f, sig, sizeof sig, &types, &doc, &a, acc, oc);
         fprintf(out, "| `%s` | ", asm_fns[f].name);
         for (const char *c = sig; *c; c++)
@@ -215,8 +254,10 @@ void asm_builtins_md(FILE *out)
         fputs(" | ", out);
         for (const char *c = doc; *c; c++)
             fputs(*c == '|' ? "\\|" : (char[2]){*c, 0}, out);
-        fprintf(out, " | %s |\n", a ? a : f == F_MAD ? "two roundings "
+        char ocs[96];
+        ocl_text(oc, ocs, sizeof ocs, "");
+        fprintf(out, " | %s | %s |\n", a ? a : f == F_MAD ? "two roundings "
                 "(OpenCL: implementation-defined)" : f == F_FMA
-                ? "correctly rounded" : "exact");
+                ? "correctly rounded" : "exact", *ocs ? ocs : "core");
     }
 }

@@ -49,6 +49,7 @@
  *         integers, OC(-1) where SPIR-V has a core instruction instead
  *         (OpDot, OpAny, OpAll, OpFOrdEqual, OpIsNormal ...)
  *   doc   what it computes, in one line (the REPL's help; docs/ir.md)
+ *   (ENUM may not be a macro of <math.h>: nan's is QNAN, not NAN)
  *   impl  the value, a C expression of
  *         FLT: double x, y, z (the operands, exactly); cl_NAME(...) is
  *              clvm's own NAME of stdlib/libm.h for the operand type
@@ -326,7 +327,7 @@
       "x to the 1/y", cl_rootn(x, y))                                       \
     X(P, ILOGB, ilogb, 1, FLT, ILOG, EXACT, 0, 0, OC(33),                   \
       "the exponent of x as an int", cl_ilogb(x))                           \
-    X(P, NAN, nan, 1, UNS, UTOF, EXACT, 0, 0, OC(46),                       \
+    X(P, QNAN, nan, 1, UNS, UTOF, EXACT, 0, 0, OC(46),                      \
       "a quiet NaN with the code in its payload", mf_nan(x, w))             \
     MF_HN(X, P, COS, cos, 1, 1, 67, cl_cos(x))                              \
     MF_HN(X, P, DIVIDE, divide, 2, 0.5, 68, x / y)                          \

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "asm/asmint.h"
+#include "stdlib/builtin.h"
 #include "asm/sigs.h"
 #include "vm/bcfile.h"
 #include "stdlib/geom.h"
@@ -20,11 +22,11 @@
 #include "tests/lib/ops.h"
 #include "tests/lib/test.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Du;
+static uint64_t rstate = 0x2545F4914F6CDD1Du;
 static uint64_t rnd64(void)
 {
-    rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-    return rng * 0x9E3779B97F4A7C15u;
+    rstate ^= rstate >> 12, rstate ^= rstate << 25, rstate ^= rstate >> 27;
+    return rstate * 0x9E3779B97F4A7C15u;
 }
 
 /* ---- OpenCL.std numbers ---- */
@@ -39,6 +41,23 @@ static int grammar_opcode(const char *g, const char *name)
         return -1;
     p = strstr(p, "\"opcode\"");
     return p ? atoi(strchr(p, ':') + 1) : -1;
+}
+
+/* The opname of opcode oc in the grammar text, or NULL. */
+static const char *grammar_name(const char *g, int oc)
+{
+    static char name[64];
+    for (const char *p = strstr(g, "\"opname\""); p;
+         p = strstr(p + 1, "\"opname\"")) {
+        const char *q = strchr(strchr(p + 8, '"') + 1, '"');
+        const char *o = strstr(p, "\"opcode\"");
+        if (!q || !o || atoi(strchr(o, ':') + 1) != oc)
+            continue;
+        const char *b = strchr(p + 8, '"') + 1;
+        snprintf(name, sizeof name, "%.*s", (int)(q - b), b);
+        return name;
+    }
+    return NULL;
 }
 
 static void opencl_std_numbers(void)
@@ -80,6 +99,29 @@ static void opencl_std_numbers(void)
         checked += want_s >= 0;
     }
     CHECK(checked > 90, "only %d rows have OpenCL.std numbers", checked);
+    /* the other built-ins: the grammar's name for each number names the
+     * built-in (fmin_common for min, s_abs and u_abs for abs, ...) */
+    for (int fn = 0; fn < F_COUNT; fn++)
+        for (int k = 0; k < 3 && asm_fns[fn].mf < 0; k++) {
+            int oc = asm_fns[fn].oc[k];
+            const char *nm = oc >= 0 ? grammar_name(g, oc) : NULL;
+            CHECK(oc < 0 || (nm && strstr(nm, asm_fns[fn].name)),
+                  "%s: OpenCL.std %d is %s", asm_fns[fn].name, oc,
+                  nm ? nm : "no instruction");
+            checked += oc >= 0;
+        }
+    for (int k = 0; k < BI_NKIND; k++)
+        for (int v = 0; v < 4; v++) {
+            int oc = bi_kind_ocl((enum bi_kind)k, v >> 1, v & 1);
+            const char *nm = oc >= 0 ? grammar_name(g, oc) : NULL;
+            char want[40];   /* vload_halfn, vstore_half_r, ... */
+            snprintf(want, sizeof want, "%s%s%s",
+                     bi_kind_prefix((enum bi_kind)k), v >> 1 ? "n" : "",
+                     v & 1 ? "_r" : "");
+            CHECK(oc < 0 || (nm && !strcmp(nm, want)),
+                  "%s: OpenCL.std %d is %s", want, oc,
+                  nm ? nm : "no instruction");
+        }
 }
 
 /* ---- integer functions, against 128-bit arithmetic ---- */
@@ -209,7 +251,7 @@ static void any_all_nan(void)
     CHECK(r == 1, "all(long2) = %d", r);
     uint32_t code = 0x123;
     float q;
-    mathfn_one(MF_NAN, (ty_t){TY_UINT, 1}, 0, false, &q, &code, NULL, NULL);
+    mathfn_one(MF_QNAN, (ty_t){TY_UINT, 1}, 0, false, &q, &code, NULL, NULL);
     CHECK(fbits(q) == fbits(clvm_nanf(code)) && isnan(q), "nan(0x123)");
 }
 
