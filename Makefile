@@ -164,11 +164,17 @@ uninstall:
 clean:
 	rm -rf build
 
-# Regenerates the opcode table of docs/ir.md from vm/opcodes.def.
+# Regenerates the built-in tables of docs/ir.md and docs/semantics.md from
+# stdlib/mathfn.h and asm/asmint.h. splice MARK DOC: the lines between
+# <!-- MARK --> and <!-- /MARK --> of DOC become $(BUILD)/MARK.md.
+splice = awk -v t=$(BUILD)/$(1).md '/<!-- \/$(1) -->/{while((getline l < t)>0) print l; skip=0} !skip{print} /<!-- $(1) -->/{skip=1}' $(2) > $(BUILD)/doc.tmp && mv $(BUILD)/doc.tmp $(2)
 docs: $(BUILD)/clvm
 	$(BUILD)/clvm dis --opcodes-md > $(BUILD)/opcodes.md
-	awk -v t=$(BUILD)/opcodes.md '/<!-- \/opcodes -->/{while((getline l < t)>0) print l; skip=0} !skip{print} /<!-- opcodes -->/{skip=1}' docs/ir.md > $(BUILD)/ir.md
-	mv $(BUILD)/ir.md docs/ir.md
+	$(call splice,opcodes,docs/ir.md)
+	$(BUILD)/clvm dis --mathfn-md > $(BUILD)/mathfn.md
+	$(call splice,mathfn,docs/semantics.md)
+	$(BUILD)/clvm dis --builtins-md > $(BUILD)/builtins.md
+	$(call splice,builtins,docs/ir.md)
 
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk

@@ -4,6 +4,7 @@
  *   lit.c       numeric literals and constant arithmetic
  *   diag.c      messages with source line and caret; nearest-name hints
  *   optab.c     opcode variants and classes; built-ins' operations
+ *   sigs.c      the built-ins' signatures in words (REPL help, docs)
  *   kbuild.c    the module and kernel under construction: strings,
  *               constant pool, externs, registers, temporaries, code, line
  *               table, printf formats
@@ -45,48 +46,156 @@
 #define TY(s, n) ((ty_t){(uint8_t)(s), (uint8_t)(n)})
 
 /* Built-in functions other than the convert_/as_/vload/vstore families
- * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation) */
-#define ASM_FUNCS(X)                                        \
-    X(GET_GLOBAL_ID, "get_global_id", 1, BCB_GID)           \
-    X(GET_LOCAL_ID, "get_local_id", 1, BCB_LID)             \
-    X(GET_GROUP_ID, "get_group_id", 1, BCB_GRP)             \
-    X(GET_GLOBAL_SIZE, "get_global_size", 1, BCB_GSZ)       \
-    X(GET_LOCAL_SIZE, "get_local_size", 1, BCB_LSZ)         \
-    X(GET_NUM_GROUPS, "get_num_groups", 1, BCB_NGRP)        \
-    X(GET_GLOBAL_OFFSET, "get_global_offset", 1, BCB_GOFF)  \
-    X(GET_WORK_DIM, "get_work_dim", 0, BCB_WDIM)            \
-    X(MAD, "mad", 3, BCB_MAD)                               \
-    X(FMA, "fma", 3, BCB_FMA)                               \
-    X(MIN, "min", 2, BCB_MIN)                               \
-    X(MAX, "max", 2, BCB_MAX)                               \
-    X(FMIN, "fmin", 2, BCB_MIN)                             \
-    X(FMAX, "fmax", 2, BCB_MAX)                             \
-    X(CLAMP, "clamp", 3, BCB_CLAMP)                         \
-    X(ABS, "abs", 1, BCB_ABS)                               \
-    X(FABS, "fabs", 1, BCB_FABS)                            \
-    MATHFNS(ASM_MATHFN, X)                                  \
-    X(SELECT, "select", 3, BCB_SELECT)                      \
-    X(BARRIER, "barrier", 1, BCB_BARRIER)
+ * that stdlib/builtin.h parses. X(ENUM, name, arguments, operation,
+ * math function: -1, a stdlib/mathfn.h id, or id + ASM_MF_OUT for the
+ * NAME_out form that gives a pointer function's second result,
+ * OpenCL.std numbers OC3(float, signed, unsigned) (the math ones: their
+ * row of stdlib/mathfn.h; -1: none, a SPIR-V core instruction), and for
+ * the other built-ins their signatures and what they do, for the REPL's
+ * help and docs/ir.md: stdlib/mathfn.h has the math ones') */
+#define ASM_FUNCS(X)                                                        \
+    X(GET_GLOBAL_ID, "get_global_id", 1, BCB_GID, -1,                       \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_global_id(uint dim)",                                     \
+      "the global id of the work-item in dimension dim")                    \
+    X(GET_LOCAL_ID, "get_local_id", 1, BCB_LID, -1,                         \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_local_id(uint dim)",                                      \
+      "the id within the work-group")                                       \
+    X(GET_GROUP_ID, "get_group_id", 1, BCB_GRP, -1,                         \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_group_id(uint dim)",                                      \
+      "the work-group id")                                                  \
+    X(GET_GLOBAL_SIZE, "get_global_size", 1, BCB_GSZ, -1,                   \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_global_size(uint dim)",                                   \
+      "the number of global work-items")                                    \
+    X(GET_LOCAL_SIZE, "get_local_size", 1, BCB_LSZ, -1,                     \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_local_size(uint dim)",                                    \
+      "the work-group size")                                                \
+    X(GET_NUM_GROUPS, "get_num_groups", 1, BCB_NGRP, -1,                    \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_num_groups(uint dim)",                                    \
+      "the number of work-groups")                                          \
+    X(GET_GLOBAL_OFFSET, "get_global_offset", 1, BCB_GOFF, -1,              \
+      OC3(-1, -1, -1),                                                      \
+      "size_t get_global_offset(uint dim)",                                 \
+      "the global offset")                                                  \
+    X(GET_WORK_DIM, "get_work_dim", 0, BCB_WDIM, -1,                        \
+      OC3(-1, -1, -1),                                                      \
+      "uint get_work_dim()",                                                \
+      "the number of dimensions in use")                                    \
+    X(MAD, "mad", 3, BCB_MAD, -1,                                           \
+      OC3(42, -1, -1),                                                      \
+      "T mad(T a, T b, T c); T float or double (n)",                        \
+      "a * b + c, rounded twice in clvm (implementation-defined accuracy)") \
+    X(FMA, "fma", 3, BCB_FMA, -1,                                           \
+      OC3(26, -1, -1),                                                      \
+      "T fma(T a, T b, T c); T float or double (n)",                        \
+      "a * b + c rounded once")                                             \
+    X(MIN, "min", 2, BCB_MIN, -1,                                           \
+      OC3(98, 158, 159),                                                    \
+      "T min(T x, T y), T min(T x, S y); T any integer, float or double "   \
+      "(n), S its element",                                                 \
+      "y if y < x, else x")                                                 \
+    X(MAX, "max", 2, BCB_MAX, -1,                                           \
+      OC3(97, 156, 157),                                                    \
+      "T max(T x, T y), T max(T x, S y); T any integer, float or double "   \
+      "(n), S its element",                                                 \
+      "y if x < y, else x")                                                 \
+    X(FMIN, "fmin", 2, BCB_MIN, -1,                                         \
+      OC3(28, -1, -1),                                                      \
+      "T fmin(T x, T y), T fmin(T x, S y); T float or double (n)",          \
+      "the smaller; the other operand if one is NaN")                       \
+    X(FMAX, "fmax", 2, BCB_MAX, -1,                                         \
+      OC3(27, -1, -1),                                                      \
+      "T fmax(T x, T y), T fmax(T x, S y); T float or double (n)",          \
+      "the larger; the other operand if one is NaN")                        \
+    X(CLAMP, "clamp", 3, BCB_CLAMP, -1,                                     \
+      OC3(95, 149, 150),                                                    \
+      "T clamp(T x, T lo, T hi), T clamp(T x, S lo, S hi); T any "          \
+      "integer, float or double (n)",                                       \
+      "min(max(x, lo), hi)")                                                \
+    X(ABS, "abs", 1, BCB_ABS, -1,                                           \
+      OC3(-1, 141, 201),                                                    \
+      "U abs(T x); T any integer (n), U its unsigned type",                 \
+      "|x|, as the unsigned type (abs(INT_MIN) is 2^31)")                   \
+    X(FABS, "fabs", 1, BCB_FABS, -1,                                        \
+      OC3(23, -1, -1),                                                      \
+      "T fabs(T x); T float or double (n)",                                 \
+      "|x| (clears the sign bit)")                                          \
+    MATHFNS(ASM_MATHFN, X)                                                  \
+    X(SELECT, "select", 3, BCB_SELECT, -1,                                  \
+      OC3(187, 187, 187),                                                   \
+      "T select(T a, T b, I c); T any type (n), I a signed or unsigned "    \
+      "integer of its element size and count",                              \
+      "for each component: b if c (its MSB for vectors, c != 0 for "        \
+      "scalars), else a")                                                   \
+    X(BARRIER, "barrier", 1, BCB_BARRIER, -1,                               \
+      OC3(-1, -1, -1),                                                      \
+      "void barrier(cl_mem_fence_flags flags)",                             \
+      "every work-item of the group waits here")                            \
+    X(VEC_STEP, "vec_step", 1, BCB_MOV, -1,                                 \
+      OC3(-1, -1, -1),                                                      \
+      "int vec_step(T x), int vec_step(type)",                              \
+      "the number of components (4 for 3-component vectors); a constant")   \
+    X(SIZEOF, "sizeof", 1, BCB_MOV, -1,                                     \
+      OC3(-1, -1, -1),                                                      \
+      "size_t sizeof(T x), size_t sizeof(type)",                            \
+      "the size in bytes (16 for float3); a constant")
 
-/* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST for the
- * relational ones; the function id is the instruction's immediate. */
-#define ASM_MATHFN(X, E, name, nargs, dom, res, ...) \
-    X(MF_##E, #name, nargs, ASM_MF_BASE_##res(nargs))
-#define ASM_MF_BASE_SAME(n) (BCB_MATH1 + (n) - 1)
-#define ASM_MF_BASE_MASK(n) BCB_FTEST
+/* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST/FTEST2
+ * for the masks, MATHS for the other shapes; the function id is the
+ * instruction's immediate. A function with a pointer output takes the
+ * pointer as one more argument, and has a NAME_out form without it. */
+#define ASM_MATHFN(X, E, name, nargs, dom, shape, ...) \
+    ASM_MF_##shape(X, E, name, nargs)
+/* A math row's OpenCL.std numbers and help are its stdlib/mathfn.h row's
+ * (OC3(-1, -1, -1), NULL, NULL here). */
+#define ASM_MF_EW(X, E, name, n)                                            \
+    X(MF_##E, #name, n, BCB_MATH1 + (n) - 1, MF_##E, OC3(-1, -1, -1),       \
+      NULL, NULL)
+#define ASM_MF_SAME ASM_MF_EW
+#define ASM_MF_UTYP ASM_MF_EW
+#define ASM_MF_UTOF ASM_MF_EW
+#define ASM_MF_MASK(X, E, name, n)                                          \
+    X(MF_##E, #name, n, (n) == 1 ? BCB_FTEST : BCB_FTEST2, MF_##E,          \
+      OC3(-1, -1, -1), NULL, NULL)
+#define ASM_MF_SHAPED(X, E, name, n)                                        \
+    X(MF_##E, #name, n, BCB_MATHS, MF_##E, OC3(-1, -1, -1), NULL, NULL)
+#define ASM_MF_ARGI ASM_MF_SHAPED
+#define ASM_MF_ARGN ASM_MF_SHAPED
+#define ASM_MF_ILOG ASM_MF_SHAPED
+#define ASM_MF_WIDE ASM_MF_SHAPED
+#define ASM_MF_RED ASM_MF_SHAPED
+#define ASM_MF_VEC ASM_MF_SHAPED
+#define ASM_MF_SHUF ASM_MF_SHAPED
+#define ASM_MF_PTRS(X, E, name, n)                                          \
+    X(MF_##E, #name, (n) + 1, BCB_MATHS, MF_##E, OC3(-1, -1, -1), NULL,     \
+      NULL)                                                                 \
+    X(MF_##E##_OUT, #name "_out", n, BCB_MATHS, MF_##E + ASM_MF_OUT,        \
+      OC3(-1, -1, -1), NULL, NULL)
+#define ASM_MF_PTR ASM_MF_PTRS
+#define ASM_MF_PTRI ASM_MF_PTRS
+enum { ASM_MF_OUT = 0x1000 };
 
 enum asm_fn {
-#define X(E, name, nargs, base) F_##E,
+#define X(E, name, nargs, base, mf, oc, sig, doc) F_##E,
     ASM_FUNCS(X)
 #undef X
     F_COUNT,
     F_BI = F_COUNT,   /* a stdlib/builtin.h name: node->bi */
     F_EXT,            /* a declared extern: node->reg is its index */
 };
+_Static_assert(F_EXT < 256, "node->op holds an enum asm_fn in a byte");
 
 typedef struct {
     const char *name;
     uint8_t nargs, base;
+    int16_t mf;   /* the math function, ASM_MF_OUT for NAME_out; -1 */
+    int16_t oc[3];           /* not a math function: OpenCL.std numbers */
+    const char *sig, *doc;   /* not a math function: for help */
 } asm_fninfo;
 extern const asm_fninfo asm_fns[F_COUNT];
 

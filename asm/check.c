@@ -429,29 +429,150 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
 _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
                "ASM_MF_BASE_SAME counts on MATH1..3 in a row");
 
-/* A math built-in of stdlib/mathfn.h: its domain decides the types; the
- * relational ones give a truth value (scalar) or a -1/0 mask (vector), as
- * comparisons do. */
-static bool check_math(A *a, node *n, enum mathfn f)
+static const char *const dom_words[] = {
+    "float or double", "float", "integers", "int or uint",
+    "char, uchar, short, ushort, int or uint", "signed integers",
+    "uint or ulong", "integers, float or double", "any type"};
+
+/* A math built-in of stdlib/mathfn.h: the gentype t comes from the
+ * operands (all of them alike, or the first where the others have other
+ * types), stdlib's mathfn_sig gives every operand's and the result's
+ * type; the masks give a truth value (scalar) or a -1/0 mask (vector), as
+ * comparisons do. A pointer output must point to the type it gets, in
+ * global, local or private memory. */
+static bool check_math(A *a, node *n, enum mathfn f, bool second)
 {
-    static const char *const want[] = {"float or double", "integers",
-                                       "integers, float or double"};
     const mathfn_info *m = &mathfns[f];
-    char b1[TY_NAME_MAX];
+    char b1[48], b2[TY_NAME_MAX];
+    unsigned nv = m->nargs, shape = m->shape, mw = 0;
+    bool ptr = (shape == MFS_PTR || shape == MFS_PTRI) && !second &&
+               n->nargs > nv;
+    bool first = shape == MFS_ARGI || shape == MFS_ARGN ||
+                 shape == MFS_WIDE || shape == MFS_SHUF;
     ty_t t;
-    if (!args_type(a, n, m->name, &t))
-        return false;
-    if (!mathfn_takes(f, (enum ty_scalar)t.s)) {
-        asm_error_node(a, n, "%s takes %s, not %s", m->name, want[m->dom],
-                       tn(t, b1));
-        return false;
-    }
-    if (m->res == MF_MASK) {
-        n->x = (xty){ty_signed(t), t.n > 1 ? X_VAL : X_BOOL, 0, false};
+    if (first) {
+        node *x = n->args[0];
+        if (!settle_default(a, x))
+            return false;
+        if (x->x.cls != X_VAL || (shape == MFS_SHUF && x->x.t.n < 2)) {
+            asm_error_node(a, x, "%s takes %s, not %s", m->name,
+                           shape == MFS_SHUF ? "a vector" : dom_words[m->dom],
+                           diag_xty_name(&x->x, b1));
+            return false;
+        }
+        t = x->x.t;
+        n->x.cls = X_VAL;
     } else {
-        n->x = (xty){t, n->x.cls, 0, false};
-        n->r = rng_type(t);
+        uint8_t all = n->nargs;
+        /* nan's code: a literal is a uint */
+        if (shape == MFS_UTOF && is_flex(n->args[0]) &&
+            !settle_type(a, n->args[0], TY(TY_UINT, 1)))
+            return false;
+        n->nargs = (uint8_t)nv;   /* the values; not the pointer */
+        bool ok = args_type(a, n, m->name, &t);
+        n->nargs = all;
+        if (!ok)
+            return false;
     }
+    if (!mathfn_takes(f, (enum ty_scalar)t.s)) {
+        asm_error_node(a, n, "%s takes %s, not %s", m->name, dom_words[m->dom],
+                       tn(t, b2));
+        return false;
+    }
+    if (shape == MFS_SHUF) {
+        node *k = n->args[nv - 1];
+        if (!settle_default(a, k))
+            return false;
+        mw = k->x.cls == X_VAL ? k->x.t.n : 0;
+    }
+    mf_sig s;
+    const char *why;
+    if (!mathfn_sig(f, t, mw, &s, &why)) {
+        asm_error_node(a, n, "%s takes %s, not %s", m->name,
+                       shape == MFS_SHUF ? "vectors of 2, 4, 8 or 16 "
+                                           "components (the mask too)"
+                       : shape == MFS_VEC && nv == 2 ? "3 or 4 components"
+                                                     : "at most 4 components",
+                       tn(t, b2));
+        return false;
+    }
+    for (unsigned i = first ? 1 : nv; i < nv; i++) {
+        char what[48];
+        node *e = n->args[i];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, m->name);
+        if (shape == MFS_SHUF && i == nv - 1) {
+            if (e->x.cls != X_VAL || !ty_eq(e->x.t, s.arg[i])) {
+                asm_error_node(a, e, "%s's mask must be %s (unsigned, with "
+                               "the elements' size), not %s", m->name,
+                               tn(s.arg[i], b2), diag_xty_name(&e->x, b1));
+                return false;
+            }
+            continue;
+        }
+        if (!settle_coerce(a, e, s.arg[i], shape == MFS_ARGI, what))
+            return false;
+    }
+    if (ptr) {
+        node *p = n->args[nv];
+        if (!check_expr(a, p))
+            return false;
+        if (p->x.cls != X_PTR || p->x.cptr || p->x.space == BC_CONSTANT) {
+            asm_error_node(a, p, "%s stores through its last argument, which "
+                           "must point to global, local or private data, "
+                           "not to %s", m->name, p->x.cls != X_PTR
+                           ? "be a value" : p->x.cptr ? "const data"
+                                                      : "constant data");
+            return false;
+        }
+        if (!ty_eq(p->x.t, s.out)) {
+            asm_error_node(a, p, "%s stores %s through its pointer, but %s "
+                           "points to %s", m->name, tn(s.out, b2),
+                           diag_xty_name(&p->x, b1),
+                           tn(p->x.t, (char[TY_NAME_MAX]){0}));
+            return false;
+        }
+    } else if (n->nargs > nv) {
+        asm_error_node(a, n->args[nv], "%s takes %u argument%s", m->name,
+                       nv, nv == 1 ? "" : "s");
+        return false;
+    }
+    ty_t r = second ? s.out : s.res;
+    if (shape == MFS_MASK)
+        n->x = (xty){r, t.n > 1 ? X_VAL : X_BOOL, 0, false};
+    else
+        n->x = (xty){r, shape == MFS_SAME ? n->x.cls : X_VAL, 0, false};
+    if (!ty_is_float((enum ty_scalar)r.s))
+        n->r = rng_type(r);
+    n->sel[0] = (uint8_t)mw;
+    return true;
+}
+
+/* vec_step and sizeof: constants of the operand's type, which is not
+ * evaluated; the call becomes an int (vec_step) or size_t literal. */
+static bool check_typeof(A *a, node *n)
+{
+    node *c = n->args[0];
+    if (!check_expr(a, c) || !settle_default(a, c))
+        return false;
+    if (c->x.cls != X_VAL && c->x.cls != X_PTR) {
+        asm_error_node(a, c, "%s needs a value or a type, not %s",
+                       asm_fns[n->op].name,
+                       diag_xty_name(&c->x, (char[48]){0}));
+        return false;
+    }
+    uint64_t v = n->op == F_VEC_STEP ? (c->x.cls == X_PTR ? 1 : ty_lanes(c->x.t))
+                 : c->x.cls == X_PTR ? 8 : ty_sizeof(c->x.t);
+    if (n->op == F_VEC_STEP && c->x.cls == X_PTR) {
+        asm_error_node(a, c, "vec_step takes a scalar or vector type, not a "
+                       "pointer");
+        return false;
+    }
+    n->kind = N_LIT;
+    n->l = (lit){.kind = LIT_INT, .mag = v,
+                 .nat = TY(n->op == F_VEC_STEP ? TY_INT : TY_ULONG, 1)};
+    n->nargs = 0;
+    n->x = (xty){n->l.nat, X_LIT, 0, false};
+    n->litonly = true;
     return true;
 }
 
@@ -459,14 +580,23 @@ static bool check_fn(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
     const char *name = asm_fns[n->op].name;
-    if (!nargs_ok(a, n, asm_fns[n->op].nargs))
+    int mf = asm_fns[n->op].mf;
+    /* a pointer function without its pointer gives its value alone */
+    bool ptrfn = mf >= 0 && !(mf & ASM_MF_OUT) &&
+                 (mathfns[mf].shape == MFS_PTR ||
+                  mathfns[mf].shape == MFS_PTRI);
+    if (!(ptrfn && n->nargs == asm_fns[n->op].nargs - 1) &&
+        !nargs_ok(a, n, asm_fns[n->op].nargs))
         return false;
     for (unsigned i = 0; i < n->nargs; i++)
-        if (!check_expr(a, n->args[i]))
+        if (n->op != F_VEC_STEP && n->op != F_SIZEOF &&
+            !check_expr(a, n->args[i]))
             return false;
-    int mf = mathfn_find(name, strlen(name));
     if (mf >= 0)
-        return check_math(a, n, (enum mathfn)mf);
+        return check_math(a, n, (enum mathfn)(mf & (ASM_MF_OUT - 1)),
+                          mf & ASM_MF_OUT);
+    if (n->op == F_VEC_STEP || n->op == F_SIZEOF)
+        return check_typeof(a, n);
     switch (n->op) {
     case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:

@@ -354,6 +354,31 @@ static bool p_math(D *d, const ins *in)
     return close;
 }
 
+/* A shaped math built-in: stdlib's mathfn_sig gives each operand's type;
+ * the SECOND form is NAME_out(...). */
+static bool p_maths(D *d, const ins *in)
+{
+    uint32_t imm = in->w[4], fi = imm & 0xffff, m = imm >> 16 & 0xff;
+    ty_t t = TY(bc_ops[in->op].elem, in->n);
+    mf_sig s;
+    const char *why;
+    bool second = in->fl & BC_F_SECOND;
+    if (fi >= MF_COUNT || !mathfn_sig((enum mathfn)fi, t, m, &s, &why) ||
+        (second && !s.out.n)) {
+        d->bad = -1;
+        fprintf(d->out, "%s = ?", rn(d, in->w[0]));
+        return false;
+    }
+    bool close = dest(d, in->w[0], second ? s.out : s.res);
+    fprintf(d->out, "%s%s(", mathfns[fi].name, second ? "_out" : "");
+    for (unsigned i = 0; i < mathfns[fi].nargs; i++) {
+        fputs(i ? ", " : "", d->out);
+        operand(d, in->w[1 + i], s.arg[i]);
+    }
+    fputc(')', d->out);
+    return close;
+}
+
 /* A work-item function: its immediates are its arguments. */
 static bool p_workitem(D *d, const ins *in)
 {
@@ -611,7 +636,7 @@ static bool p_jump(D *d, const ins *in)
 /* The printer of each form letter (vm/opcodes.def: PRINT). */
 static printer *const printers[128] = {
     ['o'] = p_binary, ['u'] = p_unary, ['f'] = p_call, ['w'] = p_workitem,
-    ['m'] = p_math, ['k'] = p_keyword, ['c'] = p_cond, ['!'] = p_cond,
+    ['m'] = p_math, ['M'] = p_maths, ['k'] = p_keyword, ['c'] = p_cond, ['!'] = p_cond,
     ['v'] = p_move, ['s'] = p_splat, ['r'] = p_swizzle,
     ['R'] = p_swizzle_store, ['a'] = p_as, ['t'] = p_convert,
     ['l'] = p_load, ['L'] = p_store, ['n'] = p_vload, ['N'] = p_vstore,

@@ -426,6 +426,63 @@ static bool lower_extern_call(A *a, node *n, int32_t dst, opnd *o)
     return !has || done(a, dst, d, t, o);
 }
 
+/* A shaped math built-in (MATHS): the gentype's element type picks the
+ * variant (half moves as ushort: only shuffle takes it), unused operands
+ * repeat the first. With its pointer, a PTR/PTRI function is three
+ * instructions: the pointer output's value (flag SECOND) into a
+ * temporary, its store through the pointer (ST, checked as every store),
+ * and the result. */
+static bool emit_maths(A *a, int mf, bool second, ty_t t, unsigned m,
+                       int32_t d, const uint32_t *src, unsigned nv)
+{
+    uint32_t w[5] = {(uint32_t)d, src[0], nv > 1 ? src[1] : src[0],
+                     nv > 2 ? src[2] : src[0], (uint32_t)mf | m << 16};
+    ty_t vt = t.s == TY_HALF ? TY(TY_USHORT, t.n) : t;
+    return emit(a, BCB_MATHS, vt, t.n, second ? BC_F_SECOND : 0, w, 5);
+}
+
+static bool lower_maths(A *a, node *n, int32_t dst, opnd *o)
+{
+    int mf = asm_fns[n->op].mf & (ASM_MF_OUT - 1);
+    bool second = asm_fns[n->op].mf & ASM_MF_OUT;
+    const mathfn_info *m = &mathfns[mf];
+    ty_t t = opty(n->args[0]);
+    unsigned nv = m->nargs, mw = n->sel[0];
+    mf_sig s;
+    const char *why;
+    opnd v[3];
+    uint32_t src[3];
+    if (!mathfn_sig((enum mathfn)mf, t, mw, &s, &why)) {
+        asm_error_node(a, n, "internal error: %s of this type", m->name);
+        return false;
+    }
+    for (unsigned i = 0; i < nv; i++) {
+        if (!lower_expr(a, n->args[i], -1, &v[i]))
+            return false;
+        src[i] = v[i].reg;
+    }
+    if (n->nargs > nv && !second) {
+        uint32_t p;
+        uint64_t zero = 0;
+        int32_t tmp = kb_temp(a, s.out), z = kb_const(a, TY(TY_INT, 1), &zero);
+        if (tmp < 0 || z < 0 || !emit_maths(a, mf, true, t, mw, tmp, src, nv) ||
+            !lower_ptr(a, n->args[nv], -1, &p))
+            return false;
+        uint32_t w[3] = {p, (uint32_t)z, (uint32_t)tmp};
+        if (!emit(a, BCB_ST, s.out, s.out.n, 0, w, 3))
+            return false;
+        kb_release(a, p);
+        kb_release(a, (uint32_t)tmp);
+    }
+    ty_t r = second ? s.out : s.res;
+    int32_t d = target(a, dst, r, false);
+    if (d < 0 || !emit_maths(a, mf, second, t, mw, d, src, nv))
+        return false;
+    for (unsigned i = 0; i < nv; i++)
+        kb_release(a, src[i]);
+    return done(a, dst, d, n->x.t, o);
+}
+
 static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
 {
     ty_t t = n->x.t;
@@ -506,8 +563,9 @@ static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
     default: {
         /* mad fma min max ..., or a math built-in of stdlib/mathfn.h
          * (mf >= 0: its function id); t is the result's type */
-        const char *name = asm_fns[n->op].name;
-        int mf = mathfn_find(name, strlen(name));
+        int mf = asm_fns[n->op].mf;
+        if (asm_fns[n->op].base == BCB_MATHS)
+            return lower_maths(a, n, dst, o);
         return elementwise_imm(a, (enum bc_base)asm_fns[n->op].base,
                                opty(n->args[0]), t, n->args, n->nargs, mf,
                                dst, o);

@@ -8,9 +8,12 @@
 #include "asm/asmint.h"
 
 const asm_fninfo asm_fns[F_COUNT] = {
-#define X(E, name, nargs, base) [F_##E] = {name, nargs, base},
+#define OC3(f, s, u) {f, s, u}
+#define X(E, name, nargs, base, mf, oc, sig, doc)                        \
+    [F_##E] = {name, nargs, base, mf, oc, sig, doc},
     ASM_FUNCS(X)
 #undef X
+#undef OC3
 };
 
 /* The CLASS column: TC_BITS and TC_ARITH share one handler for signed and

@@ -172,7 +172,9 @@ void parse_unknown_func(A *a, const tok *t, const char *what)
                   t->s, why);
         return;
     }
-    enum { MAXC = 256, W = 32 };
+    /* every built-in name, the vload/vstore spellings, convert_/as_ of
+     * every type: room for all of them, however many built-ins there are */
+    enum { MAXC = F_COUNT + 40 + 2 * 6 * TY_NSCALAR, W = 32 };
     char (*buf)[W] = malloc(MAXC * W);
     const char **cand = malloc(MAXC * sizeof *cand);
     size_t n = 0;
@@ -330,6 +332,21 @@ static node *parse_primary(A *a)
                 return NULL;
             }
             parse_next(a);
+            if ((fn == F_VEC_STEP || fn == F_SIZEOF) &&
+                parse_is_type(parse_peek(a), &ty) &&
+                is_punct(parse_peek_at(a, 1), P_RPAREN)) {
+                /* vec_step(float3), sizeof(int4): a constant */
+                if (!(n = mk(a, N_LIT, t->col, tok_end(parse_peek_at(a, 1)))))
+                    return NULL;
+                parse_next(a), parse_next(a);
+                n->l = (lit){.kind = LIT_INT,
+                             .mag = fn == F_VEC_STEP ? ty_lanes(ty)
+                                                     : ty_sizeof(ty),
+                             .nat = TY(fn == F_VEC_STEP ? TY_INT : TY_ULONG,
+                                       1)};
+                n->litonly = true;
+                return n;
+            }
             if (!(n = mk(a, N_CALL, t->col, tok_end(t))))
                 return NULL;
             n->op = (uint8_t)fn, n->bi = bi, n->name = t->s, n->nlen = t->len;

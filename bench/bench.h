@@ -43,6 +43,12 @@ static inline float bench_input(uint32_t k)
     return (float)s * 0.25f;
 }
 
+/* in[i] of the math kernel: floats in [0.5, 1.5) */
+static inline float math_input(uint32_t i)
+{
+    return 0.5f + (float)(hash32(i ^ 0x5bd1e995u) >> 8) * 0x1p-24f;
+}
+
 static inline uint32_t loop_seed(uint32_t i)
 {
     return hash32(i ^ 0xA5A5A5A5u) | 1;

@@ -52,7 +52,8 @@ static char *read_text(const char *path)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: pocl_host FILE.cl bench N | pocl_host FILE.cl loop N ITERS\n");
+    fprintf(stderr, "usage: pocl_host FILE.cl bench N | pocl_host FILE.cl loop N ITERS"
+                    " | pocl_host FILE.cl math N OUT\n");
     return 2;
 }
 
@@ -60,11 +61,12 @@ int main(int argc, char **argv)
 {
     if (argc < 4)
         return usage();
-    int is_bench = !strcmp(argv[2], "bench");
-    if (is_bench ? argc != 4 : strcmp(argv[2], "loop") || argc != 5)
+    int is_bench = !strcmp(argv[2], "bench"), is_math = !strcmp(argv[2], "math");
+    if (is_bench ? argc != 4
+                 : is_math ? argc != 5 : strcmp(argv[2], "loop") || argc != 5)
         return usage();
     size_t n = strtoull(argv[3], NULL, 0);
-    cl_uint iters = is_bench ? 0 : (cl_uint)strtoul(argv[4], NULL, 0);
+    cl_uint iters = is_bench || is_math ? 0 : (cl_uint)strtoul(argv[4], NULL, 0);
     if (n == 0)
         return usage();
     setenv("POCL_MAX_PTHREAD_COUNT", "1", 0);
@@ -95,7 +97,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", log);
         die(1, "clBuildProgram", err);
     }
-    cl_kernel kern = clCreateKernel(prog, is_bench ? "bench" : "xorshift_loop", &err);
+    cl_kernel kern = clCreateKernel(prog, is_bench  ? "bench"
+                                          : is_math ? "mathk"
+                                                    : "xorshift_loop",
+                                    &err);
     if (!kern)
         die(1, "clCreateKernel", err);
 
@@ -108,6 +113,9 @@ int main(int argc, char **argv)
     if (is_bench)
         for (size_t k = 0; k < 4 * n; k++)
             ((float *)host_in)[k] = bench_input((uint32_t)k);
+    else if (is_math)
+        for (size_t i = 0; i < n; i++)
+            ((float *)host_in)[i] = math_input((uint32_t)i);
     else
         for (size_t i = 0; i < n; i++)
             ((uint32_t *)host_in)[i] = loop_seed((uint32_t)i);
@@ -127,7 +135,7 @@ int main(int argc, char **argv)
         CHECK(clSetKernelArg(kern, 3, sizeof bias, &bias));
         CHECK(clSetKernelArg(kern, 4, sizeof key, &key));
         CHECK(clSetKernelArg(kern, 5, sizeof mask, &mask));
-    } else {
+    } else if (!is_math) {
         CHECK(clSetKernelArg(kern, 2, sizeof iters, &iters));
     }
 
@@ -151,6 +159,13 @@ int main(int argc, char **argv)
     CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, out_bytes, host_out, 0, NULL, NULL));
 
     printf("hash: %016" PRIx64 "\n", fnv1a64(FNV_BASIS, host_out, out_bytes));
+    if (is_math) { /* the output itself, for bench/gen close */
+        FILE *f = fopen(argv[4], "wb");
+        if (!f || fwrite(host_out, 1, out_bytes, f) != out_bytes || fclose(f)) {
+            perror(argv[4]);
+            return 2;
+        }
+    }
     fprintf(stderr, "time: kernel=%.9f wall=%.9f\n", secs, t1 - t0);
     clReleaseMemObject(in);
     clReleaseMemObject(out);

@@ -7,6 +7,7 @@
 # usage: bench/run.sh BUILD_DIR
 # environment: BENCH_RUNS (5), BENCH_N (work-items of `bench`, 2^22),
 #   BENCH_LOOP_N (work-items of `loop`, 2^14), BENCH_ITERS (1000),
+#   BENCH_MATH_N (work-items of `math`, 2^18),
 #   CLVM_SHARED (where conformance/*.tsv are, for the conform rate)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,7 @@ runs=${BENCH_RUNS:-5}
 n=${BENCH_N:-4194304}
 ln=${BENCH_LOOP_N:-16384}
 iters=${BENCH_ITERS:-1000}
+mn=${BENCH_MATH_N:-262144}
 clvm=$build/clvm
 gen=$build/bench/gen
 native=$build/bench/native
@@ -29,6 +31,11 @@ status=0
 # plain C output.
 ref_bench() {
     case $1 in 4194304) echo e4e722c0960ebcbf ;; 33554432) echo d2f4b07453c76661 ;; esac
+}
+# math: clvm's own libm gives the same bits everywhere; PoCL's differs within
+# OpenCL's bounds, so its output is compared with clvm's in ulp instead.
+ref_math() {
+    case $1 in 262144) echo 6c86ec30142be503 ;; esac
 }
 ref_loop() {
     [ "$2" = 1000 ] || return 0
@@ -66,6 +73,14 @@ run_one() {
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.pocl)
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/loop.cl loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    math.clvm)
+        "$clvm" run bench/math.clasm --global "$mn" --threads 1 --time \
+            --arg in=@"$tmp/min.bin" --arg out=@"$tmp/zero4m.bin" \
+            --out out="$o" >"$tmp/so" 2>"$e" && cp "$o" "$tmp/math.clvm.out" ;;
+    math.pocl)
+        POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/math.cl math "$mn" "$tmp/math.pocl.out" \
+            >"$tmp/so" 2>"$e" ;;
+    math.native) return 0 ;; # no plain C version: the host's libm differs
     bench.native) "$native" bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.native) "$native" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
     esac
@@ -84,8 +99,24 @@ run_one() {
     if [ "$impl" = clvm ]; then
         "$gen" hash "$o" >"$tmp/so" || { fail "$b on clvm wrote no output"; return 1; }
     fi
+    if [ "$b.$impl" = math.pocl ]; then
+        # 16 dependent calls, each within OpenCL's bound: a few hundred ulp
+        # at most; a wrong built-in gives far more
+        if [ -s "$tmp/math.clvm.out" ] &&
+           ! "$gen" close "$tmp/math.pocl.out" "$tmp/math.clvm.out" 4096 >"$tmp/close"; then
+            fail "math on pocl: $(cat "$tmp/close") from clvm's output"
+            return 1
+        fi
+        [ -s "$tmp/close" ] && cp "$tmp/close" "$tmp/math.close"
+        echo "$t" >>"$tmp/$b.$impl"
+        return 0
+    fi
     h=$(hashof "$tmp/so")
     ref=$(cat "$tmp/$b.ref")
+    if [ "$ref" = first ]; then
+        echo "$h" >"$tmp/$b.ref"
+        ref=$h
+    fi
     if [ "$h" != "$ref" ]; then
         fail "HASH MISMATCH: $b on $impl: output hash $h, expected $ref"
         return 1
@@ -103,9 +134,16 @@ median() {
 
 "$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
     "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
-    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" || exit 2
-for b in bench loop; do
-    if [ $b = bench ]; then ref=$(ref_bench "$n"); else ref=$(ref_loop "$ln" "$iters"); fi
+    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" &&
+    "$gen" math "$mn" "$tmp/min.bin" && "$gen" zeros $((4 * mn)) "$tmp/zero4m.bin" || exit 2
+for b in bench loop math; do
+    case $b in
+    bench) ref=$(ref_bench "$n") ;;
+    loop) ref=$(ref_loop "$ln" "$iters") ;;
+    math) ref=$(ref_math "$mn")
+        # other sizes: clvm's first output is the reference for the later runs
+        [ -n "$ref" ] || ref=first ;;
+    esac
     if [ -z "$ref" ]; then
         # No published hash for this size: plain C's output is the reference.
         if [ $b = bench ]; then "$native" bench "$n"; else "$native" loop "$ln" "$iters"; fi \
@@ -131,7 +169,7 @@ while [ $i -lt "$runs" ]; do
     k=0
     while [ $k -lt $((i % $#)) ]; do x=$1; shift; set -- "$@" "$x"; k=$((k + 1)); done
     for impl; do
-        for b in bench loop; do
+        for b in bench loop math; do
             run_one $b "$impl"
             if [ $? = 3 ]; then
                 echo "pocl: skipped (no OpenCL platform or device)"
@@ -168,10 +206,15 @@ report bench "$n"
 echo "loop (scalar loop): $ln work-items x $iters iterations," \
      "median of $runs runs, ns per loop iteration"
 report loop $((ln * iters))
+echo "math (16 math built-ins per work-item, float): $mn work-items," \
+     "median of $runs runs, ns per work-item"
+report math "$mn"
+[ -s "$tmp/math.close" ] && echo "  pocl vs clvm: $(sed 's/^close: //' "$tmp/math.close")"
 ratio bench pocl pocl-1thread
 ratio bench native native-O2
 ratio loop native native-O2
 ratio loop pocl pocl-1thread
+ratio math pocl pocl-1thread
 
 # The conformance rate, where clvm conform and the vectors are at hand.
 shared=${CLVM_SHARED:-$root/../shared}

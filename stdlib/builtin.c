@@ -8,11 +8,19 @@
 static const struct {
     const char *prefix;
     char arg;
+    int16_t oc[4];
 } kinds[BI_NKIND] = {
-#define X(E, p, a) [BI_##E] = {p, a},
+#define OC4(a, b, c, d) {a, b, c, d}
+#define X(E, p, a, oc) [BI_##E] = {p, a, oc},
     BI_KINDS(X)
 #undef X
+#undef OC4
 };
+
+int bi_kind_ocl(enum bi_kind k, bool vector, bool round)
+{
+    return (unsigned)k < BI_NKIND ? kinds[k].oc[2 * vector + round] : -1;
+}
 
 const char *bi_kind_prefix(enum bi_kind k)
 {

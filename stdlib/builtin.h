@@ -22,19 +22,21 @@
 #include "stdlib/types.h"
 
 /* X(ENUM, spelling prefix, what follows: 'T' a type name, 'N' a width
- * (required), 'n' a width (optional: none means 1)) */
-#define BI_KINDS(X)                         \
-    X(CONVERT,      "convert_",      'T')   \
-    X(AS,           "as_",           'T')   \
-    X(VLOAD,        "vload",         'N')   \
-    X(VSTORE,       "vstore",        'N')   \
-    X(VLOAD_HALF,   "vload_half",    'n')   \
-    X(VLOADA_HALF,  "vloada_half",   'n')   \
-    X(VSTORE_HALF,  "vstore_half",   'n')   \
-    X(VSTOREA_HALF, "vstorea_half",  'n')
+ * (required), 'n' a width (optional: none means 1), OpenCL.std numbers
+ * {scalar form, scalar _rtX form, n form, n _rtX form}, -1 for none
+ * (convert_ and as_ are SPIR-V core instructions), written OC4(...)) */
+#define BI_KINDS(X)                                                   \
+    X(CONVERT,      "convert_",      'T', OC4(-1, -1, -1, -1))            \
+    X(AS,           "as_",           'T', OC4(-1, -1, -1, -1))            \
+    X(VLOAD,        "vload",         'N', OC4(-1, -1, 171, -1))           \
+    X(VSTORE,       "vstore",        'N', OC4(-1, -1, 172, -1))           \
+    X(VLOAD_HALF,   "vload_half",    'n', OC4(173, -1, 174, -1))          \
+    X(VLOADA_HALF,  "vloada_half",   'n', OC4(-1, -1, 179, -1))           \
+    X(VSTORE_HALF,  "vstore_half",   'n', OC4(175, 176, 177, 178))        \
+    X(VSTOREA_HALF, "vstorea_half",  'n', OC4(-1, -1, 180, 181))
 
 enum bi_kind {
-#define X(E, p, a) BI_##E,
+#define X(E, p, a, oc) BI_##E,
     BI_KINDS(X)
 #undef X
     BI_NKIND
@@ -67,6 +69,10 @@ const char *bi_check(const bi_desc *d);
 char *bi_format(const bi_desc *d, char buf[BI_NAME_MAX]);
 
 const char *bi_kind_prefix(enum bi_kind k);   /* "convert_", "vload", ... */
+
+/* The OpenCL.std number of a kind's scalar (n == 1) or vector form, with a
+ * rounding suffix or not; -1 if SPIR-V has none (a core instruction). */
+int bi_kind_ocl(enum bi_kind k, bool vector, bool round);
 
 /* Does a load/store kind read or write half elements / store? */
 bool bi_is_half(enum bi_kind k);

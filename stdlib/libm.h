@@ -17,7 +17,7 @@
     X(sqrt) X(cbrt) X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan)  \
     X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(sinpi) X(cospi)  \
     X(tanpi) X(asinpi) X(acospi) X(atanpi) X(floor) X(ceil) X(trunc)     \
-    X(round) X(rint) X(logb)
+    X(round) X(rint) X(logb) X(erf) X(erfc) X(tgamma) X(lgamma)
 #define CLVM_LIBM_2(X)                                                     \
     X(pow) X(powr) X(hypot) X(atan2) X(atan2pi) X(fmod) X(remainder)      \
     X(nextafter) X(copysign) X(fdim) X(maxmag) X(minmag)
@@ -55,7 +55,11 @@ double clvm_remquo(double x, double y, int *quo);
 float clvm_remquof(float x, float y, int *quo);
 void clvm_sincos(double x, double *s, double *c);
 void clvm_sincosf(float x, float *s, float *c);
-/* Not yet here (issue 14): erf, erfc, tgamma, lgamma, lgamma_r. */
+/* lgamma_r: log|gamma(x)|, with the sign of gamma(x) in *sign: +1 or -1,
+ * and 0 where gamma has no sign: at its poles (+-0 and the negative
+ * integers, as OpenCL C says), for NaN and for -inf. */
+double clvm_lgamma_r(double x, int *sign);
+float clvm_lgammaf_r(float x, int *sign);
 /* nan(code): a quiet NaN with the code in its payload */
 double clvm_nan(uint64_t code);
 float clvm_nanf(uint32_t code);

@@ -146,7 +146,11 @@ dd clm_dd_sqrt(dd a)
 double clvm_sqrt(double x) { return clm_sqrt_cr(x); }
 /* double has 53 >= 2 * 24 + 2 bits: rounding sqrt to double, then to
  * float, is the same as rounding it to float (Figueroa's theorem). */
-float clvm_sqrtf(float x) { return (float)clm_sqrt_cr(x); }
+float clvm_sqrtf(float x)
+{
+    float r;
+    return clm_fast_sqrtf(x, &r) ? r : (float)clm_sqrt_cr(x);
+}
 
 /* rsqrt: sqrt as y + d (d from the exact residual), then 1 / that. */
 static dd rsqrt_dd(double x, int *e)
@@ -676,6 +680,13 @@ float clvm_fmaf(float xf, float yf, float zf)
      * are exact too, and clm_fin_f rounds them once */
     dd s = two_sum(x * y, z);
     if (s.h == 0)
+        return (float)s.h;
+    /* (float)s.h rounds once more: right unless s.h lies exactly halfway
+     * between two floats (the low 29 bits 1 and zeros) with s.l != 0, or
+     * the result is a float denormal (fewer bits) */
+    double a = clm_fabs(s.h);
+    if ((s.l == 0 || (dbits(s.h) & 0x1fffffff) != 0x10000000) &&
+        a >= 0x1p-126 && a < 0x1p127)
         return (float)s.h;
     return clm_fin_f(s, 0);
 }

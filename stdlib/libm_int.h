@@ -160,6 +160,9 @@ int clm_rem_pio2(double x, dd *r);
 /* sin and cos of a dd r, |r| <= 0.82 */
 dd clm_sin_k(dd r);
 dd clm_cos_k(dd r);
+/* sin(pi x) as a dd for a finite x with |x| >= 2^-800 (the signed zero
+ * of an integer x exactly) */
+dd clm_sinpi_dd(double x);
 /* atan of a dd 0 <= t <= 1.01 */
 dd clm_atan_k(dd t);
 /* atan2(y, x) of dd y, x > 0 (either may be 0 but not both), in
@@ -176,6 +179,27 @@ extern const dd CLM_LOG_L[91];
 extern const dd CLM_SIN_64[53], CLM_COS_64[53];
 extern const dd CLM_ATAN_64[65];
 extern const uint64_t CLM_2_OVER_PI[25];
+extern const dd CLM_2_SQRTPI, CLM_EULER, CLM_HALF_LN2PI, CLM_LNPI;
+extern const dd CLM_ERF_A[4];
+extern const double CLM_ERF_A_TAIL[11];
+#define CLM_ERFC_N 42
+extern const double CLM_ERFC_C[CLM_ERFC_N];
+extern const dd CLM_ERFC_G[CLM_ERFC_N][4];
+extern const double CLM_ERFC_T[CLM_ERFC_N][14];
+extern const dd CLM_LGAM_S[9];
+extern const double CLM_LGAM_S_TAIL[28];
+extern const double CLM_LGAM_ST[13];
+
+/* ---- fast float paths (stdlib/libm_fast.c): true with *r the correctly
+ * rounded result when a double evaluation decides it ---- */
+#define CLM_FAST1(X)                                                       \
+    X(exp) X(exp2) X(log) X(log2) X(log1p) X(sqrt) X(sin) X(cos) X(tan)   \
+    X(atan) X(tanh) X(cbrt) X(erf) X(erfc)
+#define CLM_FAST_DECL1(n) bool clm_fast_##n##f(float x, float *r);
+CLM_FAST1(CLM_FAST_DECL1)
+#undef CLM_FAST_DECL1
+bool clm_fast_powf(float x, float y, float *r);
+bool clm_fast_hypotf(float x, float y, float *r);
 
 /* The public double and float entry points of a kernel n##_k that
  * returns a double-double and an extra binary exponent: rounded once. */
@@ -190,6 +214,39 @@ extern const uint64_t CLM_2_OVER_PI[25];
     {                                                                       \
         int e = 0;                                                          \
         dd v = n##_k(x, &e);                                                \
+        return clm_fin_f(v, e);                                             \
+    }
+/* the same, the float one trying clm_fast_##n##f first */
+#define WRAP1F(n)                                                           \
+    double clvm_##n(double x)                                               \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x)                                              \
+    {                                                                       \
+        float r;                                                            \
+        if (clm_fast_##n##f(x, &r))                                         \
+            return r;                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, &e);                                                \
+        return clm_fin_f(v, e);                                             \
+    }
+#define WRAP2F(n)                                                           \
+    double clvm_##n(double x, double y)                                     \
+    {                                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
+        return clm_fin_d(v, e);                                             \
+    }                                                                       \
+    float clvm_##n##f(float x, float y)                                     \
+    {                                                                       \
+        float r;                                                            \
+        if (clm_fast_##n##f(x, y, &r))                                      \
+            return r;                                                       \
+        int e = 0;                                                          \
+        dd v = n##_k(x, y, &e);                                             \
         return clm_fin_f(v, e);                                             \
     }
 #define WRAP2(n)                                                            \

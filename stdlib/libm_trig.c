@@ -252,6 +252,11 @@ static dd trigpi(double x, int which, int *e)
 static dd sinpi_k(double x, int *e) { return trigpi(x, 0, e); }
 static dd cospi_k(double x, int *e) { return trigpi(x, 1, e); }
 static dd tanpi_k(double x, int *e) { return trigpi(x, 2, e); }
+dd clm_sinpi_dd(double x)
+{
+    int e = 0;
+    return trigpi(x, 0, &e);
+}
 
 /* ---- inverse ---- */
 
@@ -427,15 +432,15 @@ static dd asinpi_k(double x, int *e) { return asin_any(x, true, e); }
 static dd acos_k(double x, int *e) { (void)e; return acos_any(x, false); }
 static dd acospi_k(double x, int *e) { (void)e; return acos_any(x, true); }
 
-WRAP1(sin)
-WRAP1(cos)
-WRAP1(tan)
+WRAP1F(sin)
+WRAP1F(cos)
+WRAP1F(tan)
 WRAP1(sinpi)
 WRAP1(cospi)
 WRAP1(tanpi)
 WRAP1(asin)
 WRAP1(acos)
-WRAP1(atan)
+WRAP1F(atan)
 WRAP1(asinpi)
 WRAP1(acospi)
 WRAP1(atanpi)

@@ -240,3 +240,18 @@ const char *prof_what(enum prof_id p, enum note_id id)
         return "traps (IMPL), naming the case";
     return whats[id][p] ? whats[id][p] : note_what(id);
 }
+
+/* The precision of the built-ins OpenCL leaves to the implementation
+ * (half_ within 8192 ulp, native_ and mad any), per profile. */
+static const char *const precision[PROF_COUNT] = {
+    [PROF_CLVM] = "computes it to the accuracy its help shows (the full "
+                  "function's; mad rounds twice)",
+    [PROF_STRICT] = "as clvm (a precision, not a value case: no trap)",
+    [PROF_NVIDIA] = "not measured: clvm's value (the device may compute "
+                    "native_, half_ and mad its own way)",
+    [PROF_POCL] = "not measured: clvm's value"};
+
+const char *prof_precision(enum prof_id p)
+{
+    return (unsigned)p < PROF_COUNT ? precision[p] : "";
+}

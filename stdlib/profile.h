@@ -60,6 +60,10 @@ int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
  * clvm's: the VM substitutes the profile's result only there. */
 unsigned prof_differs(enum prof_id p);
 
+/* One line: how profile p computes the built-ins of implementation-
+ * defined precision (native_*, half_*, mad), for compare and the docs. */
+const char *prof_precision(enum prof_id p);
+
 /* One line: what profile p gives in case id (for notes, compare, docs). */
 const char *prof_what(enum prof_id p, enum note_id id);
 

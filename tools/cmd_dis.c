@@ -11,18 +11,24 @@
 #include "tools/file.h"
 #include "asm/dis.h"
 #include "asm/optab.h"
+#include "asm/sigs.h"
+#include "stdlib/mathfn.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: clvm dis [-v] IN.bc|IN.spv|IN.cl\n"
-               "       clvm dis --opcodes-md\n\n"
+               "       clvm dis --opcodes-md | --mathfn-md | --builtins-md\n\n"
                "Prints a module as IR (docs/ir.md); `clvm asm` turns the "
                "output back\ninto identical bytes. SPIR-V and OpenCL C are "
                "translated first\n(docs/opencl-c.md).\n\n"
                "  -v, --verbose   add '// pc  OPCODE  synopsis' to each "
                "instruction\n"
                "  --opcodes-md    print the opcode table of docs/ir.md "
-               "(from vm/opcodes.def)\n\n"
+               "(from vm/opcodes.def)\n"
+               "  --mathfn-md     print the built-in accuracy table of "
+               "docs/semantics.md\n                  (from stdlib/mathfn.h)\n"
+               "  --builtins-md   print the list of built-ins of docs/ir.md "
+               "(from the\n                  assembler's tables)\n\n"
                "exit status: 0 printed, 1 invalid module, 2 usage or I/O "
                "error\n");
 }
@@ -37,6 +43,12 @@ int cmd_dis(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--opcodes-md")) {
             op_write_md(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--mathfn-md")) {
+            mathfn_write_md(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--builtins-md")) {
+            asm_builtins_md(stdout);
             return 0;
         } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
             flags |= DIS_VERBOSE;

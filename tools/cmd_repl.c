@@ -12,6 +12,7 @@
 #include <editline/readline.h>
 
 #include "asm/asmint.h"
+#include "asm/sigs.h"
 #include "stdlib/builtin.h"
 #include "tools/cmds.h"
 #include "stdlib/profile.h"
@@ -61,7 +62,10 @@ int rc_help(repl *r, char *args)
                     printf("%s\n", cmds[i].help);
                 return 0;
             }
-        return repl_err(r, "no command '%s' (help lists them)", args);
+        if (asm_builtin_help(args, stdout))
+            return 0;
+        return repl_err(r, "no command or built-in '%s' (help lists the "
+                        "commands; help NAME shows a built-in)", args);
     }
     for (size_t i = 0; i < RC_COUNT; i++) {
         char head[64];

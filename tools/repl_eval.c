@@ -13,7 +13,9 @@
 #include "asm/lit.h"
 #include "stdlib/bytes.h"
 #include "stdlib/half.h"
+#include "stdlib/libm.h"
 #include "stdlib/note.h"
+#include "stdlib/mathfn.h"
 #include "stdlib/profile.h"
 #include "tools/repl.h"
 #include "tools/value.h"
@@ -336,7 +338,7 @@ static void bits_float(enum ty_scalar s, uint64_t b)
         printf(": %" PRIu64 " - %d = %d\n", ex, bias, (int)ex - bias);
     printf("  mantissa  %s  0x%" PRIx64 "\n", mb, man);
     /* m / 2^M and the significand are exact in a double */
-    double frac = ldexp((double)man, -(int)M);
+    double frac = clvm_ldexp((double)man, -(int)M);
     const char *sg = sign ? "-" : "+";
     if (ex == (1u << E) - 1) {
         if (!man)
@@ -417,6 +419,43 @@ int rc_profile(repl *r, char *args)
     return 0;
 }
 
+/* The built-ins of implementation-defined precision that expr calls
+ * (native_*, half_*, mad): a "why" for each, with every profile's way.
+ * Returns whether there was one. */
+static bool impl_precision(const char *expr)
+{
+    bool any = false;
+    for (const char *p = expr; *p;) {
+        if (!isalpha((unsigned char)*p) && *p != '_') {
+            p++;
+            continue;
+        }
+        size_t n = 0;
+        while (isalnum((unsigned char)p[n]) || p[n] == '_')
+            n++;
+        bool hn = (n > 5 && !strncmp(p, "half_", 5)) ||
+                  (n > 7 && !strncmp(p, "native_", 7));
+        int f = mathfn_find(p, n);
+        if ((hn && f >= 0) || (n == 3 && !strncmp(p, "mad", 3) &&
+                               (p == expr || !isalnum((unsigned char)p[-1])))) {
+            char acc[80];
+            printf("why: %.*s's precision is implementation-defined (%s)\n",
+                   (int)n, p, n == 3 ? "OpenCL: mad may round once or twice, "
+                   "or worse" : *p == 'h' ? "OpenCL: within 8192 ulp"
+                                          : "OpenCL: no bound");
+            if (f >= 0)
+                printf("  clvm's accuracy: %s\n",
+                       mathfn_accuracy((enum mathfn)f, acc));
+            for (int q = 0; q < PROF_COUNT; q++)
+                printf("  %-7s %s\n", prof_name((enum prof_id)q),
+                       prof_precision((enum prof_id)q));
+            any = true;
+        }
+        p += n;
+    }
+    return any;
+}
+
 int rc_compare(repl *r, char *args)
 {
     ty_t t = {0};
@@ -470,7 +509,8 @@ int rc_compare(repl *r, char *args)
             printf("  %-7s %s\n", prof_name((enum prof_id)p),
                    prof_what((enum prof_id)p, (enum note_id)id));
     }
-    if (!all)
+    bool imprecise = impl_precision(args);
+    if (!all && !imprecise)
         printf("no implementation-defined or undefined case: every profile "
                "gives the spec's result\n");
     return 0;

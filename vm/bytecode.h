@@ -80,6 +80,7 @@ enum {
      * overflow is undefined (NOTE_OVERFLOW). The result is the same
      * wrapped bits either way: only strict and --warn-impl look. */
     BC_F_SIGNED  = 1 << 4,
+    BC_F_SECOND  = 1 << 5,  /* MATHS: the pointer output's value */
 };
 
 /* BARRIER's immediate. */

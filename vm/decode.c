@@ -258,7 +258,7 @@ static uint64_t full_write(const vm_prog *p, const uint32_t *code,
     const uint64_t rows = ty_lanes((ty_t){el, (uint8_t)nn});
     switch (base) {
     case BCB_SWW: case BCB_AS: case BCB_ST: case BCB_VSTORE: case BCB_VSTH:
-    case BCB_CALL: case BCB_CALLV: case BCB_PRINTF:
+    case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: case BCB_MATHS:
         return 0;
     case BCB_CVT:
         return rows * W * ty_scalar_size(BC_CVT_DST(o->t));
@@ -459,6 +459,7 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
         decode_mem(p, I, base, &o);
         break;
     case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST:
+    case BCB_FTEST2: case BCB_MATHS:
         I->imm = o.i;
         break;
     case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: {

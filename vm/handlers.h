@@ -29,6 +29,7 @@
 
 #include "stdlib/bytes.h"
 #include "stdlib/half.h"
+#include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
 #include "vm/interp.h"
 
@@ -115,8 +116,9 @@ typedef uint64_t MAY_ALIAS ua64;
 #define CAT_(a, b) a##b
 #define BYKIND(m, S) CAT(m, KIND##S)
 
-#define FMA_F32 fmaf
-#define FMA_F64 fma
+/* fma: clvm's own, correctly rounded (never the host's libm) */
+#define FMA_F32 clvm_fmaf
+#define FMA_F64 clvm_fma
 
 /* ------------------------------------------------------------------ */
 /* Handler bodies                                                      */
@@ -296,6 +298,8 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_MATH2(S) MATHFN(S)
 #define H_MATH3(S) MATHFN(S)
 #define H_FTEST(S) MATHFN(S)
+#define H_FTEST2(S) MATHFN(S)
+#define H_MATHS(S) maths_lanes(w, ip, exec, R);
 
 /* Bitwise */
 #define H_AND(S) EW2(u##S, u##S, x & y)

@@ -264,6 +264,60 @@ static NOINLINE void as_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
     }
 }
 
+/* n elements of es bytes between a work-item's packed value v and its
+ * rows (row stride `row` bytes from r): to the rows if out, else from. */
+static inline void lane_copy(uint8_t *v, uint8_t *r, size_t row, unsigned es,
+                             unsigned n, bool out)
+{
+#define LANE_COPY(T)                                                        \
+    for (unsigned k = 0; k < n; k++) {                                      \
+        if (out)                                                            \
+            memcpy(r + k * row, v + k * sizeof(T), sizeof(T));              \
+        else                                                                \
+            memcpy(v + k * sizeof(T), r + k * row, sizeof(T));              \
+    }
+    switch (es) {
+    case 1: LANE_COPY(uint8_t) break;
+    case 2: LANE_COPY(uint16_t) break;
+    case 4: LANE_COPY(uint32_t) break;
+    default: LANE_COPY(uint64_t) break;
+    }
+#undef LANE_COPY
+}
+
+/* MATHS: each active work-item's whole operands gathered from their rows,
+ * stdlib's mathfn_one, the result scattered back (only active lanes are
+ * written, so nothing is blended). */
+static NOINLINE void maths_lanes(vm_warp *w, const vm_ins *ip, uint64_t exec,
+                                 uint8_t *R)
+{
+    const uint32_t W = w->P->r.warp;
+    const enum mathfn f = (enum mathfn)(ip->imm & 0xffff);
+    const unsigned m = (unsigned)(ip->imm >> 16 & 0xff);
+    const bool second = ip->flags & BC_F_SECOND;
+    const ty_t t = {(uint8_t)bc_ops[ip->op].elem, ip->n};
+    const uint32_t off[4] = {ip->d, ip->a, ip->b, ip->c};
+    mf_sig s;
+    const char *why;
+    if (!mathfn_sig(f, t, m, &s, &why))
+        return;
+    const ty_t ty[4] = {second ? s.out : s.res, s.arg[0], s.arg[1], s.arg[2]};
+    unsigned es[4];
+    for (unsigned i = 0; i < 4; i++)
+        es[i] = ty_scalar_size((enum ty_scalar)ty[i].s);
+    for (uint64_t mk = exec; mk; mk &= mk - 1) {
+        uint32_t l = CTZ(mk);
+        uint8_t v[4][TY_MAXLANES * 8];
+        for (unsigned i = 1; i < 4; i++)
+            lane_copy(v[i], R + off[i] + (size_t)l * es[i],
+                      (size_t)W * es[i], es[i], ty[i].n, false);
+        mathfn_one_sig(f, &s, t, m, second, v[0], v[1],
+                       ty[2].n ? v[2] : NULL, ty[3].n ? v[3] : NULL);
+        lane_copy(v[0], R + off[0] + (size_t)l * es[0], (size_t)W * es[0],
+                  es[0], ty[0].n, true);
+    }
+}
+
 /* An instruction decoded as XOP_NOTE (see watch in decode.c): runs it for
  * the active lanes element by element, each as profile P->profile gives
  * it, and reports the notes raised: into w->notes, per work-item into the

@@ -357,7 +357,7 @@ static bool has_n(unsigned base)
 {
     return strpbrk(bc_bases[base].types, "TMUK") || base == BCB_AS ||
            base == BCB_CVT || base == BCB_VLDH || base == BCB_CALL ||
-           base == BCB_CALLV;
+           base == BCB_CALLV || base == BCB_MATHS;
 }
 
 static unsigned used_flags(const bc_opinfo *oi)
@@ -367,6 +367,7 @@ static unsigned used_flags(const bc_opinfo *oi)
     case BCB_VLDH:  return BC_F_ALIGNED;
     case BCB_VSTH:  return BC_F_ALIGNED | BC_F_RND;
     case BCB_BRKIF: case BCB_BRKTOIF: return BC_F_NOT;
+    case BCB_MATHS: return BC_F_SECOND;
     case BCB_ADD: case BCB_SUB: case BCB_MUL: case BCB_NEG:
         return ty_is_float((enum ty_scalar)oi->elem) ? 0 : BC_F_SIGNED;
     }
@@ -585,6 +586,49 @@ static int check_operands(vctx *v, const uint32_t *ins, vins *I)
     return 0;
 }
 
+/* MATHS: the function's shape gives every operand's type (mathfn_sig);
+ * registers must match in element size and count, unused operands repeat
+ * a, and only a PTR/PTRI function has a SECOND form. */
+static int check_maths(vctx *v, const vins *I)
+{
+    const char *op = I->oi->name;
+    uint32_t imm = I->word[4], fi = imm & 0xffff, m = imm >> 16;
+    const char *why;
+    mf_sig s;
+    if (fi >= MF_COUNT || mathfn_form((enum mathfn)fi) != MF_FORM_SHAPED)
+        return verr(v, "%s: function %u is not a shaped math built-in", op,
+                    fi);
+    const mathfn_info *mf = &mathfns[fi];
+    bool second = I->fl & BC_F_SECOND;
+    if (!mathfn_sig((enum mathfn)fi, (ty_t){I->oi->elem, (uint8_t)I->n}, m,
+                    &s, &why))
+        return verr(v, "%s: %s does not take %s%u (%s)", op, mf->name,
+                    ty_scalar_name((enum ty_scalar)I->oi->elem), I->n, why);
+    if (m > 16 || (mf->shape != MFS_SHUF && m))
+        return verr(v, "%s: %s: mask width %u", op, mf->name, m);
+    if (second && !s.out.n)
+        return verr(v, "%s: %s has no pointer output", op, mf->name);
+    ty_t want[4] = {second ? s.out : s.res, s.arg[0], s.arg[1], s.arg[2]};
+    for (unsigned i = 0; i < 4; i++) {
+        const bc_reg *r = I->reg[i];
+        ty_t t = want[i];
+        if (!t.n) {
+            if (I->word[i] != I->word[1])
+                return verr(v, "%s operand %u: %s takes %u operand%s; "
+                               "the others repeat operand 2", op, i + 1,
+                            mf->name, mf->nargs, mf->nargs == 1 ? "" : "s");
+            continue;
+        }
+        char want_name[TY_NAME_MAX];
+        if (r->kind != BC_REG_VALUE || r->type.n != t.n ||
+            ty_scalar_size((enum ty_scalar)r->type.s) !=
+                ty_scalar_size((enum ty_scalar)t.s))
+            return bad(v, &(opnd){op, i + 1, I->word[i], r}, "%s",
+                       ty_name(t, want_name));
+    }
+    return 0;
+}
+
 /* The op's own rule (the X letters, immediates, lists), over operands
  * check_operands accepted. */
 static int check_rule(vctx *v, const vins *I, bc_facts *f)
@@ -678,24 +722,31 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
                           word[oi->base == BCB_CALL], w, fl);
     case BCB_PRINTF:
         return check_printf(v, op, word[0], w, fl);
-    case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST: {
+    case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST:
+    case BCB_FTEST2: {
         /* the function id follows the register operands */
         unsigned na = (unsigned)strlen(bi->operands) - 2;
         uint32_t fi = word[na + 1];
-        bool mask = oi->base == BCB_FTEST;
+        bool mask = oi->base == BCB_FTEST || oi->base == BCB_FTEST2;
         if (fi >= MF_COUNT)
             return verr(v, "%s: math function %u out of range (%u "
                            "functions)", op, fi, (unsigned)MF_COUNT);
         const mathfn_info *mf = &mathfns[fi];
-        if (mf->nargs != na || (mf->res == MF_MASK) != mask)
+        enum mf_form form = mathfn_form((enum mathfn)fi);
+        if (mf->nargs != na || form == MF_FORM_SHAPED ||
+            (form == MF_FORM_TEST) != mask)
             return verr(v, "%s: %s takes %u operand%s and gives %s", op,
                         mf->name, mf->nargs, mf->nargs == 1 ? "" : "s",
-                        mf->res == MF_MASK ? "a mask (FTEST)" : "a value");
+                        form == MF_FORM_TEST ? "a mask (FTEST)"
+                        : form == MF_FORM_SHAPED ? "a shaped value (MATHS)"
+                                                 : "a value");
         if (!mathfn_takes((enum mathfn)fi, (enum ty_scalar)oi->elem))
             return verr(v, "%s: %s does not take %s", op, mf->name,
                         ty_scalar_name((enum ty_scalar)oi->elem));
         return 0;
     }
+    case BCB_MATHS:
+        return check_maths(v, I);
     case BCB_BARRIER:
         if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
             return verr(v, "%s: unknown fence flags 0x%x", op,

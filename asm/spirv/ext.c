@@ -70,6 +70,10 @@ static void op(SX *x, const struct oclop *o)
             1u + o->args);
 }
 
+/* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
+ * (FTEST, FTEST2: a mask), or a shaped one (MATHS, its types from
+ * mathfn_sig). Those with a pointer output or a mask operand are refused
+ * here for now. */
 static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
@@ -80,15 +84,32 @@ static void math(SX *x, int f, char how)
     if (!mathfn_takes((enum mathfn)f, s))
         sx_refuse(x, "OpenCL.std %s of %s", mi->name,
                   ty_scalar_name((enum ty_scalar)t.s));
+    enum mf_form form = mathfn_form((enum mathfn)f);
+    if (form == MF_FORM_SHAPED) {
+        mf_sig sig;
+        const char *why = NULL;
+        if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI ||
+            mi->shape == MFS_SHUF ||
+            !mathfn_sig((enum mathfn)f, TY(s, t.n), 0, &sig, &why))
+            sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
+                      why ? ": " : " (not yet)", why ? why : "");
+        w[0] = sx_def(x, sig.res);
+        for (unsigned i = 1 + mi->nargs; i < 4; i++)
+            w[i] = w[1];   /* unused operands repeat the first */
+        w[4] = (uint32_t)f;
+        sx_emit(x, BCB_MATHS, s, t.n, 0, w, 5);
+        return;
+    }
     ty_t rt = t;
-    if (mi->res == MF_MASK) {
+    if (form == MF_FORM_TEST) {
         unsigned sz = ty_scalar_size((enum ty_scalar)t.s);
         rt = TY(sz == 4 ? TY_INT : sz == 8 ? TY_LONG : TY_SHORT, t.n);
     }
     w[0] = sx_def(x, rt);
     w[1 + mi->nargs] = (uint32_t)f;
-    sx_emit(x, mi->res == MF_MASK ? BCB_FTEST
-               : (enum bc_base)(BCB_MATH1 + mi->nargs - 1),
+    sx_emit(x, form == MF_FORM_TEST
+                   ? (mi->nargs == 1 ? BCB_FTEST : BCB_FTEST2)
+                   : (enum bc_base)(BCB_MATH1 + mi->nargs - 1),
             s, t.n, 0, w, 2u + mi->nargs);
 }
 
@@ -239,7 +260,8 @@ void sx_ocl(SX *x)
         how = name[0], base = name + 2;
     int f = mathfn_find(base, strlen(base));
     if (f >= 0) {
-        if (how == 'f' && mathfns[f].dom != MF_FLT) {
+        if (how == 'f' && mathfns[f].dom != MFD_FLT &&
+            mathfns[f].dom != MFD_F32) {
             ty_t t = sx_r(x, sx_reg(x, 5))->type;
             if (!ty_is_float((enum ty_scalar)t.s))
                 how = 'u';

@@ -850,12 +850,153 @@ static ex build(gen *g, ty_t t, int d)
     return (ex){kstr(g, "((%s)(%s))", T, cl), kstr(g, "((%s)(%s))", T, ir)};
 }
 
+/* ---- built-in functions (docs/difftest.md: which, and why) ---- */
+
+/* An operand of type t: an expression, or for floating types a leaf (its
+ * NaNs have defined bits). */
+static ex bopnd(gen *g, ty_t t, int d)
+{
+    return is_int(t.s) ? gen_expr(g, t, d - 1) : leaf(g, t);
+}
+
+/* A mask of m unsigned components of size sz: a literal vector (any
+ * bits: the functions read the low ones), a parameter or an expression. */
+static ex shuffle_mask(gen *g, unsigned sz, unsigned m, int d)
+{
+    ty_t mt = mkty(int_of_size(sz, false), m);
+    if (rnd(g, 2)) {
+        ex e = special(g, mt, 0);
+        if (e.cl)
+            return e;
+    }
+    return gen_expr(g, mt, d - 1);
+}
+
+/* Small whole numbers 0..15 as t (float or double): every sum of their
+ * products is exact, so dot and cross agree bit for bit with any
+ * correct implementation. */
+static ex small_whole(gen *g, ty_t t, int d)
+{
+    ty_t it = mkty(TY_INT, t.n);
+    ex x = gen_expr(g, it, d - 1);
+    ex m = bin(g, x, "&", vlit(g, it, 15));
+    return call(g, kstr(g, "convert_%s", tn(g, t)), 1, &m);
+}
+
+/* An integer built-in of result type t, or {NULL} where none fits. */
+static ex int_builtin(gen *g, ty_t t, int d)
+{
+    static const char *const two[] = {"hadd", "rhadd", "add_sat", "sub_sat",
+                                      "mul_hi", "rotate"};
+    bool sg = is_signed(t.s);
+    bool relok = (t.n == 1 && t.s == TY_INT) ||
+               (t.n > 1 && (t.s == TY_INT || t.s == TY_LONG));
+    unsigned k = relok && rnd(g, 3) == 0 ? 8 : rnd(g, 9);
+    ex a = bopnd(g, t, d), b, c;
+    switch (k) {
+    case 0: case 1: case 2:
+        b = bopnd(g, t, d);
+        return narrowed(g, t, call(g, two[rnd(g, 6)], 2, (ex[]){a, b}));
+    case 3:
+        b = bopnd(g, t, d), c = bopnd(g, t, d);
+        return call(g, rnd(g, 2) ? "mad_hi" : "mad_sat", 3, (ex[]){a, b, c});
+    case 4: { /* abs_diff gives the unsigned type */
+        ty_t st = mkty(int_of_size(ssize(t.s), rnd(g, 2)), t.n);
+        ex x = bopnd(g, st, d), y = bopnd(g, st, d);
+        ex r = call(g, "abs_diff", 2, (ex[]){x, y});
+        return sg ? call(g, kstr(g, "as_%s", tn(g, t)), 1, &r) : r;
+    }
+    case 5:
+        return narrowed(g, t, call(g, rnd(g, 2) ? "clz" : "popcount", 1, &a));
+    case 6: { /* mul24, mad24: operands of 24 bits (wider ones are
+                 implementation-defined) */
+        if (ssize(t.s) != 4)
+            break;
+        const char *sh = sg ? ">>" : "&";
+        uint64_t v = sg ? 8 : 0xffffff;
+        ex x = bin(g, a, sh, vlit(g, t, v));
+        ex y = bin(g, bopnd(g, t, d), sh, vlit(g, t, v));
+        if (rnd(g, 2))
+            return call(g, "mul24", 2, (ex[]){x, y});
+        return call(g, "mad24", 3, (ex[]){x, y, bopnd(g, t, d)});
+    }
+    case 7: { /* upsample: t twice as wide as its operands */
+        if (ssize(t.s) == 1)
+            break;
+        ty_t ht = mkty(int_of_size(ssize(t.s) / 2, sg), t.n);
+        ty_t lt = mkty(int_of_size(ssize(t.s) / 2, false), t.n);
+        return call(g, "upsample", 2, (ex[]){bopnd(g, ht, d), bopnd(g, lt, d)});
+    }
+    default: { /* relational functions and any/all give int (vectors: the
+                  signed integer of the operands' size) */
+        static const char *const rel[] = {
+            "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless",
+            "islessequal", "islessgreater", "isordered", "isunordered"};
+        static const char *const one[] = {"isnormal", "isfinite", "isnan",
+                                          "isinf", "signbit"};
+        unsigned fs;
+        if (t.n == 1 && t.s == TY_INT)
+            fs = rnd(g, 2) ? TY_FLOAT : TY_DOUBLE;
+        else if (t.n > 1 && (t.s == TY_INT || t.s == TY_LONG))
+            fs = t.s == TY_INT ? TY_FLOAT : TY_DOUBLE;
+        else
+            break;
+        ty_t ft = mkty(fs, t.n);
+        if (t.n == 1 && rnd(g, 4) == 0) {
+            ty_t it = mkty(int_of_size(1u << rnd(g, 4), true), pick_width(g));
+            ex v = gen_expr(g, it, d - 1);
+            return call(g, rnd(g, 2) ? "any" : "all", 1, &v);
+        }
+        ex x = leaf(g, ft);
+        if (rnd(g, 3) == 0)
+            return call(g, one[rnd(g, 5)], 1, &x);
+        return call(g, rel[rnd(g, 9)], 2, (ex[]){x, leaf(g, ft)});
+    }
+    }
+    return (ex){NULL, NULL};
+}
+
+/* A built-in call of result type t: the integer and relational ones, the
+ * exact floating ones, dot and cross of small whole numbers, shuffle and
+ * shuffle2, bitselect; {NULL} where none fits. */
+static ex builtin(gen *g, ty_t t, int d)
+{
+    static const uint8_t ws[] = {2, 4, 8, 16};
+    unsigned k = rnd(g, 4);
+    if (k == 0 && (t.n == 2 || t.n == 4 || t.n == 8 || t.n == 16)) {
+        unsigned n = ws[rnd(g, 4)];
+        ex x = bopnd(g, mkty(t.s, n), d);
+        ex m = shuffle_mask(g, ssize(t.s), t.n, d);
+        if (rnd(g, 2))
+            return call(g, "shuffle", 2, (ex[]){x, m});
+        return call(g, "shuffle2", 3, (ex[]){x, bopnd(g, mkty(t.s, n), d), m});
+    }
+    if (k == 1)
+        return call(g, "bitselect", 3, (ex[]){bopnd(g, t, d), bopnd(g, t, d),
+                                              bopnd(g, t, d)});
+    if (is_int(t.s))
+        return int_builtin(g, t, d);
+    if (t.n == 1 && rnd(g, 3) == 0) {
+        ty_t v = mkty(t.s, 1 + rnd(g, 4));
+        return call(g, "dot", 2, (ex[]){small_whole(g, v, d), small_whole(g, v, d)});
+    }
+    if ((t.n == 3 || t.n == 4) && rnd(g, 2))
+        return call(g, "cross", 2, (ex[]){small_whole(g, t, d), small_whole(g, t, d)});
+    if (rnd(g, 2)) { /* ldexp by a small exponent, a vector or one int */
+        ty_t it = mkty(TY_INT, rnd(g, 2) ? t.n : 1);
+        ex e = gen_expr(g, it, d - 1);
+        ex k8 = bin(g, bin(g, e, "&", vlit(g, it, 15)), "-", vlit(g, it, 8));
+        return call(g, "ldexp", 2, (ex[]){leaf(g, t), k8});
+    }
+    return call(g, "copysign", 2, (ex[]){leaf(g, t), leaf(g, t)});
+}
+
 static ex gen_expr(gen *g, ty_t t, int d)
 {
     if (d <= 0)
         return leaf(g, t);
     for (;;) {
-        switch (rnd(g, 12)) {
+        switch (rnd(g, 13)) {
         case 0: return leaf(g, t);
         case 1:
             if (t.n > 1 || rnd(g, 2))
@@ -873,6 +1014,12 @@ static ex gen_expr(gen *g, ty_t t, int d)
             if (is_int(t.s) && (t.n == 1 || is_signed(t.s)))
                 return compare(g, t, d);
             break;
+        case 12: {
+            ex e = builtin(g, t, d);
+            if (e.cl)
+                return e;
+            break;
+        }
         default: return choose(g, t, d);
         }
     }

@@ -72,3 +72,32 @@ const char *t_shared_dir(void)
     snprintf(buf, sizeof buf, "%s", dir);
     return buf;
 }
+
+void t_check_doc(const char *path, const char *mark, void (*gen)(FILE *))
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        t_skip("no %s (run from the repository root)", path);
+        return;
+    }
+    char *doc = calloc(1, 1 << 20);
+    size_t len = doc ? fread(doc, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    char *out = NULL, open[64], close[64];
+    size_t olen = 0;
+    FILE *g = open_memstream(&out, &olen);
+    gen(g);
+    fclose(g);
+    snprintf(open, sizeof open, "<!-- %s -->\n", mark);
+    snprintf(close, sizeof close, "<!-- /%s -->", mark);
+    char *a = len ? strstr(doc, open) : NULL, *b = a ? strstr(a, close) : NULL;
+    CHECK(a && b, "%s has no %s markers", path, mark);
+    if (a && b) {
+        a += strlen(open);
+        CHECK((size_t)(b - a) == olen && !memcmp(a, out, olen),
+              "%s's %s table is stale (make docs); it should be:\n%s", path,
+              mark, out);
+    }
+    free(out);
+    free(doc);
+}

@@ -31,4 +31,9 @@ int t_summary(const char *suite); /* prints the summary; exit status */
  * or NULL when neither exists. */
 const char *t_shared_dir(void);
 
+/* Checks that the lines between <!-- mark --> and <!-- /mark --> of the
+ * document at path (from the repository root) are what gen writes;
+ * skipped when the document is not there. */
+void t_check_doc(const char *path, const char *mark, void (*gen)(FILE *));
+
 #endif

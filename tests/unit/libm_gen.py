@@ -120,4 +120,131 @@ w("const uint64_t CLM_2_OVER_PI[25] = {")
 for d in words:
     w(f"    UINT64_C(0x{d:016x}),")
 w("};")
+
+# ---- erf, erfc, tgamma, lgamma (stdlib/libm_erf.c, stdlib/libm_gamma.c) ----
+mp.prec = 300
+sqrtpi = mpmath.sqrt(mp.pi)
+consts = {
+    "2_SQRTPI": 2 / sqrtpi, "EULER": mp.euler,
+    "HALF_LN2PI": mpmath.log(2 * mp.pi) / 2, "LNPI": mpmath.log(mp.pi),
+}
+for name, v in consts.items():
+    h, lo = dd(v)
+    w(f"const dd CLM_{name} = {{{hx(h)}, {hx(lo)}}};")
+w("")
+
+
+def terms_until(coef, r, tol):
+    """the smallest N with sum_{k >= N} |coef(k)| r^k < tol"""
+    n = 1
+    while True:
+        tail = sum(abs(coef(k)) * r ** k for k in range(n, n + 60))
+        if tail < tol:
+            return n
+        n += 1
+
+
+# erf(x) = 2/sqrt(pi) x sum_k a_k x^(2k), |x| < 0.5: a_0..a_3 as dd, then
+# doubles; the tail past the last is below 2^-75 of the sum.
+def erf_a(k):
+    return mpf(-1) ** k / (mpmath.factorial(k) * (2 * k + 1))
+
+
+n_erf = terms_until(erf_a, mpf(1) / 4, mpf(2) ** -75)
+w(f"/* erf near 0: (-1)^k / (k! (2k + 1)), k = 0..{n_erf - 1} (0..3 as dd) */")
+w("const dd CLM_ERF_A[4] = {")
+for k in range(4):
+    h, lo = dd(erf_a(k))
+    w(f"    {{{hx(h)}, {hx(lo)}}},")
+w("};")
+w(f"const double CLM_ERF_A_TAIL[{n_erf - 4}] = {{")
+for k in range(4, n_erf):
+    w(f"    {hx(float(erf_a(k)))},")
+w("};")
+w("")
+
+# erfc(x) = exp(-x^2) G(x) for 0.5 <= x < 28, G(x) = erfc(x) exp(x^2) by
+# Taylor polynomials of degree 17 in h = x - c around the centres c of
+# intervals of width 1/8 on [0.5, 2), 1/4 on [2, 4), 1/2 on [4, 8), 1 on
+# [8, 16), 2 on [16, 28): the tail is below 2^-72 of G(c) on each. The
+# coefficients from G' = 2xG - 2/sqrt(pi): (n+1) g_{n+1} = 2c g_n + 2
+# g_{n-1} (minus 2/sqrt(pi) for n = 0), at 3000 bits (the recurrence is
+# unstable, so the precision is generous, and each polynomial is checked
+# against mpmath's erfc).
+ERFC_PIECES = ((0.5, 2, 8), (2, 4, 4), (4, 8, 2), (8, 16, 1), (16, 28, 0.5))
+NG = 18
+centres, gco = [], []
+for a, b, per in ERFC_PIECES:
+    n = int((b - a) * per)
+    for i in range(n):
+        c = mpf(a) + (mpf(i) + mpf(1) / 2) / per
+        mp.prec = 3000
+        g = [mpmath.erfc(c) * mpmath.exp(c * c)]
+        g.append(2 * c * g[0] - 2 / mpmath.sqrt(mp.pi))
+        for k in range(1, NG - 1):
+            g.append((2 * c * g[k] + 2 * g[k - 1]) / (k + 1))
+        mp.prec = 300
+        hw = mpf(1) / (2 * per)
+        for hh in (-hw, -hw / 3, hw / 2, hw):
+            approx = sum(g[k] * hh ** k for k in range(NG))
+            exact = mpmath.erfc(c + hh) * mpmath.exp((c + hh) ** 2)
+            assert abs(approx / exact - 1) < mpf(2) ** -70, (c, hh)
+        centres.append(c)
+        gco.append(g)
+w(f"/* erfc(x) exp(x^2) around the {len(centres)} centres c of "
+  "stdlib/libm_erf.c's")
+w(" * intervals: the Taylor coefficients g_0..g_3 as dd, g_4..g_17 */")
+w(f"const double CLM_ERFC_C[{len(centres)}] = {{")
+for c in centres:
+    w(f"    {hx(float(c))},")
+w("};")
+w(f"const dd CLM_ERFC_G[{len(centres)}][4] = {{")
+for g in gco:
+    w("    {" + ", ".join("{%s, %s}" % tuple(map(hx, dd(v))) for v in g[:4]) +
+      "},")
+w("};")
+w(f"const double CLM_ERFC_T[{len(centres)}][{NG - 4}] = {{")
+for g in gco:
+    w("    {" + ", ".join(hx(float(v)) for v in g[4:]) + "},")
+w("};")
+w("")
+
+
+# lgamma(2 + t) = sum_{k >= 1} s_k t^k, s_1 = 1 - euler, s_k = (-1)^k
+# (zeta(k) - 1) / k, |t| <= 1/2: s_1..s_9 as dd, the rest doubles (tail
+# below 2^-78 of |t|).
+def lg_s(k):
+    if k == 1:
+        return 1 - mp.euler
+    return mpf(-1) ** k * (mpmath.zeta(k) - 1) / k
+
+
+n_s = terms_until(lg_s, mpf(1) / 2, mpf(2) ** -79)
+w(f"/* lgamma(2 + t): s_1..s_9 (dd), s_10..s_{n_s - 1} */")
+w("const dd CLM_LGAM_S[9] = {")
+for k in range(1, 10):
+    w("    {%s, %s}," % tuple(map(hx, dd(lg_s(k)))))
+w("};")
+w(f"const double CLM_LGAM_S_TAIL[{n_s - 10}] = {{")
+for k in range(10, n_s):
+    w(f"    {hx(float(lg_s(k)))},")
+w("};")
+
+
+# Stirling: lgamma(x) = (x - 1/2) log x - x + log(2 pi)/2 + 1/(12x) +
+# sum_{k >= 2} B_2k / (2k (2k - 1)) x^(1 - 2k), x >= 10: the terms k >= 2
+# (below 2^-21 of the result) as doubles, up to where the next is below
+# 2^-80 of lgamma(10).
+def st_c(k):
+    return mpmath.bernoulli(2 * k) / (2 * k * (2 * k - 1))
+
+
+k = 2
+while abs(st_c(k + 1)) / mpf(10) ** (2 * k + 1) > mpf(2) ** -80 * 12:
+    k += 1
+w(f"/* Stirling: B_2k / (2k (2k - 1)), k = 2..{k} */")
+w(f"const double CLM_LGAM_ST[{k - 1}] = {{")
+for j in range(2, k + 1):
+    w(f"    {hx(float(st_c(j)))},")
+w("};")
 print("\n".join(out))

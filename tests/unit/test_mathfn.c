@@ -14,6 +14,7 @@
 #include "tests/lib/bits.h"
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
+#include "tests/lib/ops.h"
 #include "tests/lib/test.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -136,7 +137,23 @@ static double opencl_bound(enum mathfn f, bool dbl)
     case MF_ATAN: case MF_TANH: case MF_ATANH: case MF_ASINPI:
     case MF_ACOSPI: case MF_ATANPI: return 5;
     case MF_TANPI: case MF_ATAN2: case MF_ATAN2PI: return 6;
-    case MF_FDIM: return 0.5;   /* correctly rounded */
+    case MF_FDIM: case MF_LDEXP: return 0.5;   /* correctly rounded */
+    case MF_DEGREES: case MF_RADIANS: return 2;
+    case MF_SINCOS: return 4;
+    case MF_POWN: case MF_ROOTN: return 16;
+    case MF_HALF_COS: case MF_HALF_EXP: case MF_HALF_EXP2:
+    case MF_HALF_EXP10: case MF_HALF_LOG: case MF_HALF_LOG2:
+    case MF_HALF_LOG10: case MF_HALF_POWR: case MF_HALF_RECIP:
+    case MF_HALF_RSQRT: case MF_HALF_SIN: case MF_HALF_SQRT:
+    case MF_HALF_TAN: case MF_HALF_DIVIDE: return 8192;
+    case MF_NATIVE_COS: case MF_NATIVE_EXP: case MF_NATIVE_EXP2:
+    case MF_NATIVE_EXP10: case MF_NATIVE_LOG: case MF_NATIVE_LOG2:
+    case MF_NATIVE_LOG10: case MF_NATIVE_POWR: case MF_NATIVE_RECIP:
+    case MF_NATIVE_RSQRT: case MF_NATIVE_SIN: case MF_NATIVE_SQRT:
+    case MF_NATIVE_TAN: case MF_NATIVE_DIVIDE:
+        return INFINITY;   /* implementation-defined */
+    case MF_ERF: case MF_ERFC: case MF_TGAMMA: return 16;
+    case MF_LGAMMA: case MF_LGAMMA_R: return INFINITY; /* "Undefined" */
     case MF_MIX: return dbl ? INFINITY : 1e-3;
     case MF_SMOOTHSTEP: return dbl ? INFINITY : 1e-5;
     default: return 0;   /* exact: rounding, sign, step, tests, bits */
@@ -146,7 +163,7 @@ static double opencl_bound(enum mathfn f, bool dbl)
 static void table_within_opencl(void)
 {
     for (int f = 0; f < MF_COUNT; f++) {
-        if (mathfns[f].dom != MF_FLT)
+        if (mathfns[f].dom != MFD_FLT)
             continue;
         for (int d = 0; d < 2; d++)
             CHECK(mathfns[f].bound[d] <= opencl_bound((enum mathfn)f, d),
@@ -259,7 +276,7 @@ static bool has_ref(int f) { return f < MF_ISNAN; }
 static void accuracy(void)
 {
     for (int f = 0; f < MF_COUNT; f++) {
-        if (mathfns[f].dom != MF_FLT || mathfns[f].res != MF_SAME ||
+        if (mathfns[f].dom != MFD_FLT || mathfns[f].shape != MFS_SAME ||
             !has_ref(f))
             continue;
         accuracy_one((enum mathfn)f, &F32, 60000);
@@ -292,6 +309,7 @@ static const struct {
     L2(HYPOT, hypot), L2(POWR, powr), L2(FMOD, fmod),
     L2(REMAINDER, remainder), L2(FDIM, fdim), L2(MAXMAG, maxmag),
     L2(MINMAG, minmag), L2(NEXTAFTER, nextafter), L2(COPYSIGN, copysign),
+    L1(ERF, erf), L1(ERFC, erfc), L1(TGAMMA, tgamma), L1(LGAMMA, lgamma),
 #undef L1
 #undef L2
 };
@@ -300,8 +318,14 @@ static void libm_wiring(void)
 {
     size_t nrows = sizeof libm_rows / sizeof libm_rows[0];
     int cl = 0;
+    /* the elementwise rows named as their stdlib/libm function (the
+     * half_ and native_ forms, computed as the full functions, and the
+     * shaped rows are checked by test_builtins) */
     for (int f = 0; f < MF_COUNT; f++)
-        cl += mathfns[f].impl && !strncmp(mathfns[f].impl, "cl_", 3);
+        cl += mathfns[f].impl && !strncmp(mathfns[f].impl, "cl_", 3) &&
+              mathfn_form((enum mathfn)f) == MF_FORM_MATH &&
+              strncmp(mathfns[f].name, "half_", 5) &&
+              strncmp(mathfns[f].name, "native_", 7);
     CHECK((size_t)cl == nrows, "%d cl_ rows in MATHFNS, %zu here", cl, nrows);
     for (size_t k = 0; k < nrows; k++) {
         enum mathfn f = libm_rows[k].f;
@@ -564,15 +588,6 @@ static void loops_in_place(void)
 
 /* ---- the verifier's rules for MATH* and FTEST ---- */
 
-static uint32_t *find_op(bc_module *m, const char *name)
-{
-    bc_kernel *k = &m->kernels[0];
-    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc]))
-        if (!strcmp(bc_ops[BC_OPCODE(k->code[pc])].name, name))
-            return k->code + pc;
-    return NULL;
-}
-
 static void verifier(void)
 {
     static const char src[] =
@@ -587,7 +602,7 @@ static void verifier(void)
         CHECK(0, "the kernel does not assemble");
         return;
     }
-    uint32_t *sq = find_op(&m, "MATH1_F32"), *ft = find_op(&m, "FTEST_F32");
+    uint32_t *sq = t_find_op(&m, "MATH1_F32"), *ft = t_find_op(&m, "FTEST_F32");
     CHECK(sq && ft, "no MATH1_F32 or FTEST_F32");
     if (!sq || !ft) {
         bc_free(&m);
@@ -620,30 +635,7 @@ static void verifier(void)
 
 static void doc_current(void)
 {
-    FILE *f = fopen("docs/semantics.md", "rb");
-    if (!f) {
-        t_skip("no docs/semantics.md (run from the repository root)");
-        return;
-    }
-    char *doc = calloc(1, 1 << 20);
-    size_t len = doc ? fread(doc, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    char *gen = NULL;
-    size_t glen = 0;
-    FILE *g = open_memstream(&gen, &glen);
-    mathfn_write_md(g);
-    fclose(g);
-    const char *open = "<!-- mathfn -->\n", *close = "<!-- /mathfn -->";
-    char *a = len ? strstr(doc, open) : NULL, *b = a ? strstr(a, close) : NULL;
-    CHECK(a && b, "docs/semantics.md has no mathfn markers");
-    if (a && b) {
-        a += strlen(open);
-        CHECK((size_t)(b - a) == glen && !memcmp(a, gen, glen),
-              "docs/semantics.md's math table is stale; it should be:\n%s",
-              gen);
-    }
-    free(gen);
-    free(doc);
+    t_check_doc("docs/semantics.md", "mathfn", mathfn_write_md);
 }
 
 int main(void)
