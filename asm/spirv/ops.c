@@ -10,6 +10,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "asm/spirv/spvint.h"
+#include "stdlib/mathfn.h"
 #include "stdlib/convert.h"
 
 /* Binary operations. X(opcode, base, how, mask result):
@@ -287,6 +288,19 @@ static void extract(SX *x)
     ty_t t = sx_r(x, a)->type;
     uint32_t d = sx_def(x, TY(t.s, 1));
     swz(x, d, a, &k, 1, false);
+}
+
+/* OpDot: the dot built-in, as the assembler lowers it (MATHS). */
+static void dot(SX *x)
+{
+    uint32_t a = sx_reg(x, 3), w[5] = {0, a, sx_reg(x, 4), a, MF_DOT};
+    ty_t t = sx_r(x, a)->type;
+    mf_sig sig;
+    const char *why = NULL;
+    if (!mathfn_sig(MF_DOT, t, 0, &sig, &why))
+        sx_refuse(x, "dot of this type%s%s", why ? ": " : "", why ? why : "");
+    w[0] = sx_def(x, sig.res);
+    sx_emit(x, BCB_MATHS, (enum ty_scalar)t.s, t.n, 0, w, 5);
 }
 
 /* OpAny / OpAll of a truth vector: its components or'd / and'd, != 0. */
@@ -730,6 +744,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpVectorExtractDynamic: extract_dyn(x); break;
     case SpvOpVectorInsertDynamic: insert_dyn(x); break;
     case SpvOpAny: any_all(x, false); break;
+    case SpvOpDot: dot(x); break;
     case SpvOpAll: any_all(x, true); break;
     case SpvOpCompositeInsert: insert(x); break;
     case SpvOpVectorShuffle: shuffle(x); break;
