@@ -158,7 +158,7 @@ static dd tgamma_k(double x, int *e)
     if (x == -CLM_INF || (x < 0 && is_int(x)))
         return (dd){CLM_NAN, 0};
     if (x == 0)
-        return (dd){1 / x, 0};
+        return (dd){clm_copysign(CLM_INF, x), 0};
     if (a < 0x1p-54) { /* 1/x - euler: the next term is below 2^-108 */
         double g = CLM_EULER.h * x, xs = x;
         if (a < 0x1p-900) {
