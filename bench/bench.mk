@@ -5,6 +5,7 @@
 BENCH_RUNS  ?= 5
 BENCH_N     ?= 4194304
 BENCH_LOOP_N ?= 16384
+BENCH_MATH_N ?= 262144
 BENCH_ITERS ?= 1000
 BENCH_CFLAGS := -I. -O2 -g -std=c11 $(WARN) -ffp-contract=off -D_GNU_SOURCE
 # The PoCL host is built when the OpenCL headers are installed
@@ -28,6 +29,7 @@ $(BUILD)/bench/pocl_host: bench/pocl_host.c bench/bench.h
 
 bench: $(BUILD)/clvm $(BENCH_BIN)
 	@BENCH_RUNS=$(BENCH_RUNS) BENCH_N=$(BENCH_N) BENCH_LOOP_N=$(BENCH_LOOP_N) \
+	  BENCH_MATH_N=$(BENCH_MATH_N) \
 	  BENCH_ITERS=$(BENCH_ITERS) CLVM_SHARED=$(SHARED) sh bench/run.sh $(BUILD)
 
 .PHONY: bench

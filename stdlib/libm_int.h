@@ -202,65 +202,34 @@ bool clm_fast_powf(float x, float y, float *r);
 bool clm_fast_hypotf(float x, float y, float *r);
 
 /* The public double and float entry points of a kernel n##_k that
- * returns a double-double and an extra binary exponent: rounded once. */
-#define WRAP1(n)                                                            \
-    double clvm_##n(double x)                                               \
+ * returns a double-double and an extra binary exponent: rounded once. The
+ * float one first asks the fast path `fast` (an expression that sets the
+ * float r and is true when it decided; 0 for none). PD, PF: the double
+ * and float parameters, A: the arguments. */
+#define WRAP_(n, PD, PF, A, fast)                                           \
+    double clvm_##n PD                                                      \
     {                                                                       \
         int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
+        dd v = n##_k(WRAP_ARGS A, &e);                                      \
         return clm_fin_d(v, e);                                             \
     }                                                                       \
-    float clvm_##n##f(float x)                                              \
+    float clvm_##n##f PF                                                    \
     {                                                                       \
+        float r = 0;                                                        \
+        if (fast)                                                           \
+            return r;                                                       \
         int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
+        dd v = n##_k(WRAP_ARGS A, &e);                                      \
         return clm_fin_f(v, e);                                             \
     }
+#define WRAP_ARGS(...) __VA_ARGS__
+#define WRAP_P1 (double x), (float x), (x)
+#define WRAP_P2 (double x, double y), (float x, float y), (x, y)
+#define WRAP_X(...) WRAP_(__VA_ARGS__)
+#define WRAP1(n) WRAP_X(n, WRAP_P1, 0)
+#define WRAP2(n) WRAP_X(n, WRAP_P2, 0)
 /* the same, the float one trying clm_fast_##n##f first */
-#define WRAP1F(n)                                                           \
-    double clvm_##n(double x)                                               \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x)                                              \
-    {                                                                       \
-        float r;                                                            \
-        if (clm_fast_##n##f(x, &r))                                         \
-            return r;                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, &e);                                                \
-        return clm_fin_f(v, e);                                             \
-    }
-#define WRAP2F(n)                                                           \
-    double clvm_##n(double x, double y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x, float y)                                     \
-    {                                                                       \
-        float r;                                                            \
-        if (clm_fast_##n##f(x, y, &r))                                      \
-            return r;                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_f(v, e);                                             \
-    }
-#define WRAP2(n)                                                            \
-    double clvm_##n(double x, double y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_d(v, e);                                             \
-    }                                                                       \
-    float clvm_##n##f(float x, float y)                                     \
-    {                                                                       \
-        int e = 0;                                                          \
-        dd v = n##_k(x, y, &e);                                             \
-        return clm_fin_f(v, e);                                             \
-    }
+#define WRAP1F(n) WRAP_X(n, WRAP_P1, clm_fast_##n##f(x, &r))
+#define WRAP2F(n) WRAP_X(n, WRAP_P2, clm_fast_##n##f(x, y, &r))
 
 #endif

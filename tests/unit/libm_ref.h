@@ -33,26 +33,18 @@ static inline int r_logb(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
     }
     return mpfr_set_si(r, mpfr_get_exp(x) - 1, m);
 }
-static inline int r_round(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
-{
-    (void)m;
-    return mpfr_round(r, x);
-}
-static inline int r_floor(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
-{
-    (void)m;
-    return mpfr_floor(r, x);
-}
-static inline int r_ceil(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
-{
-    (void)m;
-    return mpfr_ceil(r, x);
-}
-static inline int r_trunc(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
-{
-    (void)m;
-    return mpfr_trunc(r, x);
-}
+/* the roundings to an integer: MPFR's take no rounding mode */
+#define R_INT(name)                                                         \
+    static inline int r_##name(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)    \
+    {                                                                       \
+        (void)m;                                                            \
+        return mpfr_##name(r, x);                                           \
+    }
+R_INT(round)
+R_INT(floor)
+R_INT(ceil)
+R_INT(trunc)
+#undef R_INT
 static inline int r_rint(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
 {
     return mpfr_rint(r, x, m);
