@@ -15,6 +15,7 @@
 #include <CL/cl.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,14 +285,17 @@ static double as_real(int b, uint64_t v)
 static bool same_at(const dt_kernel *k, int b, size_t i, uint64_t x, uint64_t y, double *apart)
 {
     const dt_math *m = &k->math[b][i % DT_NOUT];
+    bool flt = ty_is_float((enum ty_scalar)dt_buf_scalar[b]);
+    bool same = x == y || (is_nan(b, x) && is_nan(b, y));
     *apart = 0;
-    if (!m->fn1)
-        return x == y || (is_nan(b, x) && is_nan(b, y));
+    if (!m->fn1 || (!flt && same)) /* an integer output of a math call: exact */
+        return same;
     enum mathfn f = (enum mathfn)(m->fn1 - 1);
-    bool dbl = dt_buf_scalar[b] == TY_DOUBLE;
-    if (dt_acc_within(f, dbl, m->n, m->second, as_real(b, y), as_real(b, x), apart))
+    bool dbl = m->dbl;
+    double ref = flt ? as_real(b, y) : NAN, v = flt ? as_real(b, x) : NAN;
+    if (flt && dt_acc_within(f, dbl, m->n, m->second, ref, v, apart))
         return true;
-    int fault = dt_acc_pocl_fault(f, dbl, m->n, as_real(b, y), as_real(b, x));
+    int fault = dt_acc_pocl_fault(f, dbl, m->n, ref, v);
     if (fault && faults)
         faults[fault]++;
     return fault != 0;
@@ -525,7 +529,7 @@ static void report(dt_kernel *k, const char *outdir)
                 if (m->fn1)
                     both(stdout, rf, "  (%s%s: %g apart, OpenCL allows %g)",
                          mathfns[m->fn1 - 1].name, m->second ? "'s pointer output" : "", apart,
-                         dt_acc_bound((enum mathfn)(m->fn1 - 1), dt_buf_scalar[b] == TY_DOUBLE,
+                         dt_acc_bound((enum mathfn)(m->fn1 - 1), m->dbl,
                                       m->n, m->second));
                 both(stdout, rf, "\n");
             }

@@ -1209,13 +1209,14 @@ static ex within(gen *g, unsigned s, ex x, double lo, double hi)
 
 /* The statement that stores e at a fresh place of buffer b, marking it as
  * function f's result (accuracy.h); NULL when the buffer is full. */
-static dt_stmt *math_store(gen *g, ty_t t, int b, int f, bool second, ex e, unsigned n)
+static dt_stmt *math_store(gen *g, ty_t t, int b, int f, bool dbl, bool second, ex e,
+                           unsigned n)
 {
     int at = reserve(g, b, t.n);
     if (at < 0)
         return NULL;
-    for (unsigned c = 0; f >= 0 && c < t.n; c++)
-        g->k->math[b][at + (int)c] = (dt_math){(int16_t)(f + 1), (uint8_t)n, second};
+    for (unsigned c = 0; c < t.n; c++)
+        g->k->math[b][at + (int)c] = (dt_math){(int16_t)(f + 1), (uint8_t)n, second, dbl};
     return store_at(g, t, b, (unsigned)at, e);
 }
 
@@ -1299,12 +1300,10 @@ static dt_stmt *math_call(gen *g)
         a[mi->nargs] = same(g, m);
     }
     ex e = call(g, mi->name, mi->nargs + (m != NULL), a);
-    bool exact_out = sig.res.s != s; /* ilogb: an int, bit for bit */
-    dt_stmt *st = math_store(g, sig.res, buf_of(sig.res.s), exact_out ? -1 : f, false, e, n);
+    dt_stmt *st = math_store(g, sig.res, buf_of(sig.res.s), f, dbl, false, e, n);
     if (!st || !m)
         return st;
-    bool fout = sig.out.s == s;
-    dt_stmt *o = math_store(g, sig.out, buf_of(sig.out.s), fout ? f : -1, true,
+    dt_stmt *o = math_store(g, sig.out, buf_of(sig.out.s), f, dbl, true,
                             out_value(g, f, sig.out, m, x, s), n);
     if (o) {
         st->cl = kstr(g, "%s\n%s", st->cl, o->cl);

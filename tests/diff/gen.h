@@ -51,11 +51,14 @@ struct dt_stmt {
 
 /* An output element a math built-in wrote (fn + 1; 0: any other
  * element, compared bit for bit): tests/diff/accuracy.h says how near
- * the two results must be. n: the call's vector width; second: the
- * pointer output (sincos's cosine, modf's integral part, ...). */
+ * the two results must be (integer outputs, frexp's exponent, remquo's
+ * quotient, ilogb: exactly, but for PoCL's faults). n: the call's vector
+ * width; second: the pointer output (sincos's cosine, modf's integral
+ * part, ...). */
 typedef struct {
     int16_t fn1;
     uint8_t n, second;
+    bool dbl; /* a double call (an int output does not say) */
 } dt_math;
 
 typedef struct {
