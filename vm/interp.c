@@ -354,6 +354,15 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                 memcpy(&y, R + ip->b + e * ses, ses);
                 n = prof_divrem(prof, (enum ty_scalar)bc_ops[ip->note_op].elem,
                                 base == BCB_REM, out + e * des, &x, &y);
+            } else if (base == BCB_MAD || base == BCB_CMAD ||
+                       base == BCB_XMAD) {
+                uint64_t z = 0;
+                memcpy(&x, R + ip->a + e * ses, ses);
+                memcpy(&y, R + ip->b + e * ses, ses);
+                memcpy(&z, R + ip->c + e * ses, ses);
+                n = prof_muladd(prof, vm_fuse_shape(base),
+                                (enum ty_scalar)bc_ops[ip->note_op].elem,
+                                out + e * des, &x, &y, &z);
             } else { /* ADD, SUB, MUL, NEG with BC_F_SIGNED */
                 memcpy(&x, R + ip->a + e * ses, ses);
                 if (base != BCB_NEG)

@@ -713,6 +713,9 @@ const char *spv_opname(uint32_t op)
 
 void sx_ins(SX *x, uint32_t op)
 {
+    if ((op == SpvOpFMul && sx_fused_mul(x)) ||
+        (op == SpvOpFAdd && sx_muladd(x)))
+        return;
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
         if (binops[i].op == op) {
             binary(x, &binops[i]);
