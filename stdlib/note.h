@@ -69,9 +69,9 @@
       "or not in the range of representable values for its type), the "     \
       "behavior is undefined. (C99 6.5p5, which OpenCL C inherits)")      \
     X(CONTRACT, "implementation-defined",                                  \
-      "a * b + c that may be contracted (FP_CONTRACT on), and mad(): "     \
-      "rounded twice, a * b then + c, where one rounding (fused) gives "   \
-      "other bits",                                                        \
+      "two roundings (a * b, then + c) where one (fused) gives other "     \
+      "bits: a contractible a * b + c (FP_CONTRACT on), mad(), a product " \
+      "added by a later statement",                                        \
       "The FP_CONTRACT pragma can be used to allow (if the state is on) "   \
       "or disallow (if the state is off) the implementation to contract "   \
       "expressions. (OpenCL C, FP_CONTRACT; C99 6.5p8); mad: "              \

@@ -266,13 +266,12 @@ static const char *const whats[NOTE_COUNT][PROF_COUNT] = {
         [PROF_NVIDIA] = "not measured: clvm's wrap",
         [PROF_POCL] = "wraps (as clvm), every width"},
     [NOTE_ID_CONTRACT] = {
-        [PROF_NVIDIA] = "fuses (one rounding) a contractible a * b + c, "
-                        "mad(), and a product stored in a variable and "
-                        "added in a later statement; nothing under "
-                        "FP_CONTRACT OFF",
-        [PROF_POCL] = "fuses a contractible a * b + c; rounds mad() and a "
-                      "product added in a later statement twice (as "
-                      "clvm); nothing under FP_CONTRACT OFF"},
+        [PROF_NVIDIA] = "one rounding (fused) for a contractible a * b + c, "
+                        "mad() and a product added by a later statement; "
+                        "two under FP_CONTRACT OFF",
+        [PROF_POCL] = "one rounding (fused) for a contractible a * b + c; "
+                      "two (as clvm) for mad() and a product added by a "
+                      "later statement"},
 };
 
 const char *prof_what(enum prof_id p, enum note_id id)

@@ -392,7 +392,8 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
         uint32_t at = (uint32_t)(ip - P->ins);
         w->notes |= any;
         w->note_ip = at;
-        if (prof == PROF_STRICT) {
+        /* mad's rounding is a precision, not a value case: no trap */
+        if (prof == PROF_STRICT && base != BCB_MAD) {
             uint32_t l = 0;
             while (!ln[l])
                 l++;
