@@ -21,17 +21,6 @@ static void usage(FILE *f)
                "translate, 2 usage\nor I/O error\n");
 }
 
-/* clang options that take the next argument as their value. */
-static bool takes_value(const char *o)
-{
-    static const char *const v[] = {"-D", "-U", "-I", "-include", "-x",
-                                    "-Xclang", "-isystem", "-imacros"};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        if (!strcmp(o, v[i]))
-            return true;
-    return false;
-}
-
 int cmd_cc(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
@@ -46,10 +35,10 @@ int cmd_cc(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if (argv[i][0] == '-') {
+        } else if (cc_take_opt(argc, argv, &i, opts, &nopts)) {
+            continue;
+        } else if (argv[i][0] == '-') {   /* --long options: clang's too */
             opts[nopts++] = argv[i];
-            if (takes_value(argv[i]) && i + 1 < argc)
-                opts[nopts++] = argv[++i];
         } else if (!in) {
             in = argv[i];
         } else {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tools/cc.h"
 #include "tools/cmds.h"
 #include "tools/npy.h"
 #include "tools/run_json.h"
@@ -20,11 +21,16 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: clvm run FILE.clasm|FILE.bc --global G[,G[,G]] [options]\n"
+"usage: clvm run FILE.cl|FILE.spv|FILE.clasm|FILE.bc --global G[,G[,G]]\n"
+"                [options] [clang options]\n"
 "\n"
 "Runs one kernel over an NDRange. FILE is a bytecode module if it starts\n"
-"with the bytecode magic, whatever its name; else it must be IR text,\n"
-"which is assembled first (its diagnostics go to stderr).\n"
+"with the bytecode magic, whatever its name; SPIR-V by its magic; OpenCL\n"
+"C (a .cl name, or braces), compiled with clang-14 and llvm-spirv-14\n"
+"through the compile cache (CLVM_NO_CACHE=1 bypasses it); else IR text,\n"
+"which is assembled first (diagnostics go to stderr). Options with one\n"
+"dash go to clang for a .cl file: -DN=4, -I DIR, -cl-std=CL1.1, -Werror,\n"
+"-cl-mad-enable ... (docs/opencl-c.md says which change clvm's results).\n"
 "\n"
 "  --kernel NAME          the kernel to run (default: the only one)\n"
 "  --global G[,G[,G]]     global size per dimension; 1 to 3 numbers set\n"
@@ -123,6 +129,8 @@ typedef struct {
     const char *global, *local, *offset;
     const char **args;
     const char **natives;      /* --native LIB.so */
+    char **ccopts;             /* clang's options (one dash), for a .cl */
+    int nccopts;
     output *outs;
     int nargs, nouts, nnatives;
     bool time, json;
@@ -229,6 +237,9 @@ static int parse_options(int argc, char **argv, options *o)
                 o->nd.warn_impl = o->warn_text = true;
             } else if (!strcmp(a, "--json")) {
                 o->json = o->nd.warn_impl = true;
+            } else if (cc_take_opt(argc, argv, &i, o->ccopts,
+                                   &o->nccopts)) {
+                continue;
             } else if (a[0] == '-' && a[1]) {
                 for (k = 0; k < OPT_COUNT; k++)
                     if (!strcmp(a, opt_names[k]))
@@ -284,10 +295,11 @@ static void warn_impl(const bc_module *m, enum prof_id p,
 
 /* ---- the module and the kernel's parameters ---- */
 
-static int load(const char *path, bc_module *m)
+static int load(const options *o, bc_module *m)
 {
     char why[RA_WHY];
-    return ra_load(path, m, stderr, why, sizeof why) ? err("%s", why) : 0;
+    return ra_load_cc(o->file, o->ccopts, o->nccopts, m, stderr, why,
+                      sizeof why) ? err("%s", why) : 0;
 }
 
 /* --out writes a NumPy array to a path ending in .npy, raw bytes else. */
@@ -414,7 +426,7 @@ static int run(int argc, char **argv, run_state *s)
     int rc = parse_options(argc, argv, o);
     if (rc)
         return rc;
-    if ((rc = load(o->file, &s->m)) != 0)
+    if ((rc = load(o, &s->m)) != 0)
         return rc;
     s->loaded = true;
     uint32_t ki = 0;
@@ -535,8 +547,9 @@ int cmd_run(int argc, char **argv)
     s.o.args = calloc((size_t)argc, sizeof *s.o.args);
     s.o.outs = calloc((size_t)argc, sizeof *s.o.outs);
     s.o.natives = calloc((size_t)argc, sizeof *s.o.natives);
-    int rc = s.o.args && s.o.outs && s.o.natives ? run(argc, argv, &s)
-                                                 : err("out of memory");
+    s.o.ccopts = calloc((size_t)argc, sizeof *s.o.ccopts);
+    int rc = s.o.args && s.o.outs && s.o.natives && s.o.ccopts
+             ? run(argc, argv, &s) : err("out of memory");
     if (s.o.nd.out)
         fclose(s.o.nd.out);
     if (s.o.json && !s.reported && rc)
@@ -548,6 +561,7 @@ int cmd_run(int argc, char **argv)
     free(s.o.args);
     free(s.o.outs);
     free(s.o.natives);
+    free(s.o.ccopts);
     if (s.loaded)
         bc_free(&s.m);
     vm_natives_free(s.nat);
