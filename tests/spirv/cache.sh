@@ -6,7 +6,8 @@
 # other source bytes and another toolchain binary are misses; a corrupt
 # entry is compiled again (and replaced); CLVM_NO_CACHE=1 bypasses it; a
 # source with #include is not cached; concurrent runs all succeed and
-# leave no temporary file. Skipped without clang-14 and llvm-spirv-14.
+# leave no temporary file; a missing clang-14 or llvm-spirv-14 is named
+# with its Debian package. Skipped without clang-14 and llvm-spirv-14.
 # usage: tests/spirv/cache.sh BUILD_DIR
 # The last line is "spirv cache: N passed, N failed, N skipped".
 build=${1:-build}
@@ -89,5 +90,15 @@ else
     echo "FAIL concurrent writers: outputs ok=$ok, $left stray files"
     ls -la "$tmp/cache/clvm"; fail=$((fail + 1))
 fi
+# a missing tool: the message names the Debian package
+for t in CLANG:clang-14 LLVM_SPIRV:llvm-spirv-14; do
+    if env "CLVM_${t%%:*}=$tmp/none/${t#*:}" CLVM_NO_CACHE=1 "$clvm" run \
+         "$tmp/k.cl" --global 1 --arg o=zeros:4 -DN=1 2> "$tmp/err" ||
+       true; grep -q "not found: .*(Debian package ${t#*:}: apt-get install ${t#*:})" "$tmp/err"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL missing ${t#*:}:"; cat "$tmp/err"; fail=$((fail + 1))
+    fi
+done
 echo "spirv cache: $pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]
