@@ -4,6 +4,11 @@
 // -cl-fast-relaxed-math, which defines __FAST_RELAXED_MATH__ but changes
 // nothing in clvm's arithmetic: 1.0f / 3.0f is still correctly rounded
 // (0x3eaaaaab).
+#ifndef N   /* tests/spirv/roundtrip.sh compiles it without options */
+#define N 0
+#define M 1
+#endif
+
 kernel void k(global uint *o)
 {
     o[0] = N * 10 + M;
