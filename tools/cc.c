@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "asm/spirv/spirv.h"
@@ -78,10 +79,28 @@ static int spawn(char *const *argv, const char *pkg, const char *errpath,
                 WTERMSIG(st));
 }
 
+/* What this thread's last cc_load did (cc_last). */
+static _Thread_local int last_kind;
+static _Thread_local double last_tools;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int cc_last(double *tools)
+{
+    *tools = last_tools;
+    return last_kind;
+}
+
 int cc_compile(const char *path, char *const *opts, int nopts,
                uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
                char *why, size_t wlen)
 {
+    double t0 = now();
     const char *tmp = getenv("TMPDIR");
     char dir[512], bc[600], sp[600], er[600];
     *spv = NULL, *len = 0, *msgs = NULL, *mlen = 0;
@@ -123,6 +142,7 @@ int cc_compile(const char *path, char *const *opts, int nopts,
         snprintf(why, wlen, "cannot read %s: %s", sp, strerror(errno));
     rc = !*spv;
 out:
+    last_tools = now() - t0, last_kind = 2;
     *msgs = file_read(er, mlen);   /* what the tools said, verbatim */
     if (!*msgs)
         *mlen = 0;
@@ -191,6 +211,7 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
         !bc_read(bc, bl, m, err, sizeof err)) {
         fwrite(d, 1, dl, diag);
         rc = 0;
+        last_kind = 1, last_tools = 0;
     } else if (!(rc = compile(path, opts, nopts, m, diag, &msgs, &dl, why,
                               wlen)) &&
                cached && !bc_write(m, &bytes, &bl)) {

@@ -24,6 +24,9 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
 /* cc_load without the cache (a temporary file's name is no key). */
 int cc_load_nocache(const char *path, char *const *opts, int nopts,
                     bc_module *m, FILE *diag, char *why, size_t wlen);
+/* What this thread's last cc_load did: 0 nothing, 1 took the module from
+ * the cache, 2 ran the tools (*tools: the seconds they took). */
+int cc_last(double *tools);
 /* If argv[*i] is a clang option (one dash: -DN=4, -I DIR, -cl-std=CL1.1,
  * -Werror ...), appends it and, for -D, -I ... written apart, its value
  * (*i advances) to opts; false if it is not one. */

@@ -74,7 +74,9 @@ static void usage(FILE *f)
 "                         timing; an error gives {\"status\": \"error\"}\n"
 "                         (docs/json.md)\n"
 "  --time                 print 'time: kernel=SECONDS' (the run alone) to\n"
-"                         stderr\n"
+"                         stderr; for OpenCL C first 'time: load=SECONDS\n"
+"                         cached|compiled tools=SECONDS' (clang and\n"
+"                         llvm-spirv's part)\n"
 "  --profile NAME         clvm (default), strict, nvidia or pocl: give the\n"
 "                         implementation-defined results that device gives\n"
 "                         (strict: trap on them; docs/semantics.md)\n"
@@ -426,8 +428,13 @@ static int run(int argc, char **argv, run_state *s)
     int rc = parse_options(argc, argv, o);
     if (rc)
         return rc;
+    double l0 = now(), tools;
     if ((rc = load(o, &s->m)) != 0)
         return rc;
+    int how = cc_last(&tools);
+    if (o->time && how)
+        fprintf(stderr, "time: load=%.6f %s tools=%.6f\n", now() - l0,
+                how == 1 ? "cached" : "compiled", tools);
     s->loaded = true;
     uint32_t ki = 0;
     char why[RA_WHY];
