@@ -193,28 +193,28 @@ bool prof_fuses(enum prof_id p, enum prof_fuse k)
     return p == PROF_NVIDIA || (p == PROF_POCL && k == PF_EXPR);
 }
 
+/* Both roundings of x * y + z in type T (fma: its one-rounding form);
+ * d gets the one profile p takes; the note if they differ. */
+#define MULADD(T, fma)                                                      \
+    do {                                                                    \
+        T x, y, z, prod, twice, once;                                       \
+        memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);                   \
+        memcpy(&z, c, sizeof z);                                            \
+        prod = x * y, twice = prod + z, once = fma(x, y, z);               \
+        memcpy(d, fuse ? &once : &twice, sizeof once);                      \
+        /* two NaNs: not a case */                                          \
+        return memcmp(&once, &twice, sizeof once) &&                        \
+               !(isnan(once) && isnan(twice)) ? NOTE_CONTRACT : 0;         \
+    } while (0)
+
 int prof_muladd(enum prof_id p, enum prof_fuse k, enum ty_scalar t, void *d,
                 const void *a, const void *b, const void *c)
 {
     bool fuse = prof_fuses(p, k);
-    if (t == TY_FLOAT) {
-        float x, y, z, twice, once;
-        memcpy(&x, a, 4), memcpy(&y, b, 4), memcpy(&z, c, 4);
-        float prod = x * y;
-        twice = prod + z, once = clvm_fmaf(x, y, z);
-        memcpy(d, fuse ? &once : &twice, 4);
-        return memcmp(&once, &twice, 4) && !(once != once && twice != twice)
-               ? NOTE_CONTRACT : 0;   /* two NaNs: not a case */
-    }
-    if (t == TY_DOUBLE) {
-        double x, y, z, twice, once;
-        memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&z, c, 8);
-        double prod = x * y;
-        twice = prod + z, once = clvm_fma(x, y, z);
-        memcpy(d, fuse ? &once : &twice, 8);
-        return memcmp(&once, &twice, 8) && !(once != once && twice != twice)
-               ? NOTE_CONTRACT : 0;   /* two NaNs: not a case */
-    }
+    if (t == TY_FLOAT)
+        MULADD(float, clvm_fmaf);
+    if (t == TY_DOUBLE)
+        MULADD(double, clvm_fma);
     return -1;
 }
 
