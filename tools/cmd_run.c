@@ -268,6 +268,30 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
+/* --warn-impl: each contraction site of kernel k (CMAD, XMAD: whether or
+ * not the run reached it), with the profiles that fuse it. */
+static void contract_sites(const bc_module *m, const bc_kernel *k)
+{
+    const char *src = bc_str(m, m->source);
+    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc])) {
+        unsigned base = bc_ops[BC_OPCODE(k->code[pc])].base;
+        if (base != BCB_CMAD && base != BCB_XMAD)
+            continue;
+        enum prof_fuse f = base == BCB_CMAD ? PF_EXPR : PF_STMT;
+        char ins[128], who[64] = "";
+        for (int p = 0; p < PROF_COUNT; p++)
+            if (prof_fuses((enum prof_id)p, f))
+                snprintf(who + strlen(who), sizeof who - strlen(who), "%s%s",
+                         *who ? ", " : "", prof_name((enum prof_id)p));
+        vm_ins_text(m, k, pc, ins, sizeof ins);
+        fprintf(stderr, "%s:%u: note: %s: contraction site (%s): fused "
+                "by profile %s, rounded twice by the others\n",
+                *src ? src : "?", bc_line_of(k, pc), ins,
+                f == PF_EXPR ? "a * b + c" : "a product a later statement "
+                "adds", who);
+    }
+}
+
 /* --warn-impl: one line per instruction and case, then the total. */
 static void warn_impl(const bc_module *m, enum prof_id p,
                       const vm_warnings *ws)
@@ -529,8 +553,10 @@ static int run(int argc, char **argv, run_state *s)
         report(s, ki, kind, &trap, &warns, t1 - t0, rc);
     if (fflush(stdout) || ferror(stdout))
         rc = err("writing standard output: %s", strerror(errno));
-    if (o->warn_text)
+    if (o->warn_text) {
+        contract_sites(m, k);
         warn_impl(m, (enum prof_id)o->nd.profile, &warns);
+    }
     free(warns.v);
     if (kind) {
         fprintf(stderr, "%s\n", trap.msg);
