@@ -16,7 +16,10 @@ static void usage(FILE *f)
                "-O0 and\nllvm-spirv-14, translates the SPIR-V into a verified "
                "bytecode module and\nwrites it (default: KERNEL.bc). Every "
                "other option goes to clang (-D, -I,\n-cl-std=, -Werror, ...); "
-               "docs/opencl-c.md says which change clvm's results.\n\n"
+               "docs/opencl-c.md says which change clvm's results.\n"
+               "The compile cache ($XDG_CACHE_HOME/clvm) skips clang for a "
+               "file compiled before\nwith the same options; "
+               "CLVM_NO_CACHE=1 bypasses it.\n\n"
                "exit status: 0 written, 1 the kernel did not compile or "
                "translate, 2 usage\nor I/O error\n");
 }
