@@ -12,13 +12,16 @@
 /* Does the .cl source say `#pragma OPENCL FP_CONTRACT OFF` anywhere?
  * SPIR-V does not tell (llvm-spirv 14 sets ContractionOff on any kernel
  * with a plain float add), and a contracted a * b + K is the same
- * instructions as an uncontracted one. Read once per module. */
+ * instructions as an uncontracted one. Read once per module; a module
+ * not translated from a .cl file is taken as FP_CONTRACT on. */
 static bool pragma_off(spv_mod *m)
 {
     if (m->fp_contract)
         return m->fp_contract == 2;
     m->fp_contract = 1;
-    const char *src = spv_source(m);
+    const char *src = m->name;   /* the .cl file the user named, not an
+                                    OpLine's: a .spv is no reason to open
+                                    files */
     size_t n = strlen(src);
     FILE *f = n > 3 && !strcmp(src + n - 3, ".cl") ? fopen(src, "r") : NULL;
     char line[512];
