@@ -47,7 +47,9 @@
     X(profile, "[NAME]", "show or set the device profile",                  \
       "The profile decides implementation-defined results (clvm, strict,\n"  \
       "nvidia, pocl); it applies to evaluation and to kernel runs.")        \
-    X(load, "FILE", "load a .cl, .spv, .clasm or .bc module", "")                      \
+    X(load, "FILE [CLANG OPTIONS]", "load a .cl, .spv, .clasm or .bc "      \
+      "module", "A .cl file is compiled with the options given (-DN=4 ...),\n"\
+      "as clvm run compiles it.")                      \
     X(kernel, "NAME", "choose the kernel to run", "")                       \
     X(global, "G[,G[,G]]", "the global size (as clvm run --global)", "")    \
     X(local, "L[,L[,L]]", "the work-group size (as --local)", "")           \

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vm/bcfile.h"
 #include "tools/file.h"
@@ -99,11 +100,12 @@ static void read_source(repl *r, const char *path)
     free(t);
 }
 
-int repl_load(repl *r, const char *path)
+/* Loads path, an OpenCL C file compiled with clang options opts. */
+static int load_cc(repl *r, const char *path, char **opts, int nopts)
 {
     char why[RA_WHY];
     repl_unload(r);
-    if (ra_load(path, &r->m, stdout, why, sizeof why))
+    if (ra_load_cc(path, opts, nopts, &r->m, stdout, why, sizeof why))
         return repl_err(r, "%s", why);
     r->loaded = true;
     if (!(r->file = strdup(path)))
@@ -123,11 +125,27 @@ int repl_load(repl *r, const char *path)
     return choose(r, 0);
 }
 
+int repl_load(repl *r, const char *path)
+{
+    return load_cc(r, path, NULL, 0);
+}
+
 int rc_load(repl *r, char *args)
 {
-    if (!*args)
+    char *words[64], *save = NULL;
+    int n = 0;
+    if (*args && !access(args, F_OK))   /* a name with blanks */
+        return load_cc(r, args, NULL, 0);
+    for (char *w = strtok_r(args, " \t", &save); w && n < 64;
+         w = strtok_r(NULL, " \t", &save))
+        words[n++] = w;
+    if (!n)
         return repl_err(r, "load needs a file name");
-    return repl_load(r, args);
+    for (int i = 1; i < n; i++)
+        if (words[i][0] != '-')
+            return repl_err(r, "load %s: '%s' is not a clang option (load "
+                            "FILE [-DNAME=VALUE ...])", words[0], words[i]);
+    return load_cc(r, words[0], words + 1, n - 1);
 }
 
 static bool need_module(repl *r)
