@@ -333,14 +333,14 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
     const enum prof_id prof = (enum prof_id)P->profile;
     unsigned ln[VM_MAXW] = {0}, any = 0, des = ip->es, ses = ip->es;
     uint32_t comp[VM_MAXW] = {0};
-    uint64_t opnd[VM_MAXW][2];
+    uint64_t opnd[VM_MAXW][3];
     uint8_t *out = w->scratch;
     for (uint64_t m = exec; m; m &= m - 1) {
         const uint32_t l = CTZ(m);
         for (uint32_t r = 0; r < rows && base != BCB_AS; r++) {
             const size_t e = (size_t)r * W + l;
             int n;
-            uint64_t x = 0, y = 0;
+            uint64_t x = 0, y = 0, z = 0;
             if (base == BCB_CVT) {
                 enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->imm),
                                ss = (enum ty_scalar)BC_CVT_SRC(ip->imm);
@@ -356,7 +356,6 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                                 base == BCB_REM, out + e * des, &x, &y);
             } else if (base == BCB_MAD || base == BCB_CMAD ||
                        base == BCB_XMAD) {
-                uint64_t z = 0;
                 memcpy(&x, R + ip->a + e * ses, ses);
                 memcpy(&y, R + ip->b + e * ses, ses);
                 memcpy(&z, R + ip->c + e * ses, ses);
@@ -374,7 +373,7 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                                out + e * des, &x, &y);
             }
             if (n > 0 && !ln[l])
-                comp[l] = r, opnd[l][0] = x, opnd[l][1] = y;
+                comp[l] = r, opnd[l][0] = x, opnd[l][1] = y, opnd[l][2] = z;
             ln[l] |= n > 0 ? (unsigned)n : 0u;
         }
         if (base == BCB_AS) {
@@ -384,7 +383,7 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             memset(a, 0, sizeof a);
             int n = as_reinterpret(dt, st, d, a); /* the notes: by type */
             ln[l] = n > 0 ? (unsigned)n : 0u;
-            opnd[l][0] = opnd[l][1] = 0;
+            opnd[l][0] = opnd[l][1] = opnd[l][2] = 0;
         }
         any |= ln[l];
     }
@@ -400,7 +399,8 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             w->fault = (vm_fault){.kind = VM_TRAP_IMPL, .lane = l,
                                   .note = (uint8_t)CTZ(ln[l]),
                                   .comp = comp[l],
-                                  .opnd = {opnd[l][0], opnd[l][1]}};
+                                  .opnd = {opnd[l][0], opnd[l][1],
+                                           opnd[l][2]}};
             return 1;
         }
         vm_group *g = w->g;

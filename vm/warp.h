@@ -174,7 +174,7 @@ typedef struct {
     uint32_t other_pc;
     uint8_t note;          /* IMPL: the case (enum note_id) ... */
     uint32_t comp;         /* ... the component ... */
-    uint64_t opnd[2];      /* ... and its operands' bits */
+    uint64_t opnd[3];      /* ... and its operands' bits */
 } vm_fault;
 
 typedef struct vm_group vm_group;
