@@ -94,6 +94,16 @@
       OC3(26, -1, -1),                                                      \
       "T fma(T a, T b, T c); T float or double (n)",                        \
       "a * b + c rounded once")                                             \
+    X(FMULADD, "fmuladd", 3, BCB_CMAD, -1,                                  \
+      OC3(-1, -1, -1),                                                      \
+      "T fmuladd(T a, T b, T c); T float or double (n)",                    \
+      "OpenCL C's contractible a * b + c (FP_CONTRACT on): rounded twice "  \
+      "in clvm, fused by the pocl and nvidia profiles")                     \
+    X(FMULADD_ACROSS, "fmuladd_across", 3, BCB_XMAD, -1,                    \
+      OC3(-1, -1, -1),                                                      \
+      "T fmuladd_across(T a, T b, T c); T float or double (n)",             \
+      "p + c where p = a * b was stored by an earlier statement: rounded "  \
+      "twice in clvm and pocl, fused by the nvidia profile")                \
     X(MIN, "min", 2, BCB_MIN, -1,                                           \
       OC3(98, 158, 159),                                                    \
       "T min(T x, T y), T min(T x, S y); T any integer, float or double "   \

@@ -678,7 +678,8 @@ static bool check_fn(A *a, node *n)
         ty_t t;
         if (!args_type(a, n, name, &t))
             return false;
-        bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMIN ||
+        bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMULADD ||
+                   n->op == F_FMULADD_ACROSS || n->op == F_FMIN ||
                    n->op == F_FMAX;
         if (flt && is_int(t)) {
             asm_error_node(a, n, "%s takes float or double, not %s", name,

@@ -510,6 +510,10 @@ static void watch(vm_prog *p, vm_ins *I)
         can = NOTE_OVERFLOW;
     }
     bool all = p->profile == PROF_STRICT || p->r.warn_impl;
+    if (base == BCB_MAD || base == BCB_CMAD || base == BCB_XMAD)
+        can = p->r.warn_impl || (base != BCB_MAD && all) ||
+              prof_fuses((enum prof_id)p->profile, vm_fuse_shape(base))
+              ? NOTE_CONTRACT : 0;
     if (!(can & (all ? ~0u : prof_differs((enum prof_id)p->profile))))
         return;
     I->note_op = I->op;

@@ -267,6 +267,10 @@ typedef uint64_t MAY_ALIAS ua64;
     EW2(o##S, t##S, y == 0 ? (o##S)x : y == -1 ? (o##S)0 : (o##S)(x % y))
 #define H_MAD(S) EW3(o##S, t##S, t##S, x * y + z)
 #define H_FMA(S) EW3(o##S, t##S, t##S, FMA##S(x, y, z))
+/* Contractible multiply-adds: clvm rounds twice; a profile that fuses
+ * them runs them through XOP_NOTE (decode.c, stdlib/profile.h). */
+#define H_CMAD H_MAD
+#define H_XMAD H_MAD
 /* fmin/fmax as glibc computes them: a NaN operand yields the other one,
  * equal operands (+0, -0) the first. */
 #define MIN_U(x, y) ((x) < (y) ? (x) : (y))

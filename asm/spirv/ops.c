@@ -426,7 +426,19 @@ static void shuffle(SX *x)
     for (uint32_t i = 5; i < wc && same; i++)
         same = spv_word(&x->m, x->at, i) == sv->aux;
     if (same && ty_valid_width(wc - 5)) {
-        ty_t st = sx_r(x, (uint32_t)sv->reg)->type;
+        const bc_reg *r = sx_r(x, (uint32_t)sv->reg);
+        ty_t st = r->type;
+        uint32_t id = spv_word(&x->m, x->at, 2);
+        /* a parameter's splat: a register the kernel's start fills, as
+         * the IR's `const float4 _p1 = scale` (no instruction) */
+        if (r->init == BC_INIT_PARAM && r->kind == BC_REG_VALUE &&
+            !x->fr->into[id]) {
+            int32_t b = kb_bcast(x->a, r->arg, TY(st.s, wc - 5));
+            if (b < 0)
+                sx_refuse(x, "out of memory");
+            x->fr->v[id] = (spv_val){b, VK_REG, 0, 0};
+            return;
+        }
         uint32_t w[2] = {sx_def(x, TY(st.s, wc - 5)), (uint32_t)sv->reg};
         sx_emit(x, BCB_SPLAT, ty_unsigned_of((enum ty_scalar)st.s), wc - 5, 0,
                 w, 2);
@@ -713,6 +725,9 @@ const char *spv_opname(uint32_t op)
 
 void sx_ins(SX *x, uint32_t op)
 {
+    if ((op == SpvOpFMul && sx_fused_mul(x)) ||
+        (op == SpvOpFAdd && sx_muladd(x)))
+        return;
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
         if (binops[i].op == op) {
             binary(x, &binops[i]);

@@ -12,6 +12,8 @@
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
  *   ext.c     OpenCL.std extended instructions -> clvm operations
+ *   fuse.c    contraction sites: a contractible a * b + c, a product
+ *             added by a later statement (CMAD, XMAD)
  *   ops.c     the core instructions -> clvm operations
  *   xlate.c   kernels, functions (inlined), the structured tree ->
  *             bytecode; spv_translate
@@ -112,6 +114,8 @@ typedef struct spv_mod {
     const char *source;   /* the .cl file's name (first OpLine's OpString) */
     uint32_t globals_end; /* the first OpFunction's offset */
     bool contract_off;    /* some entry has ExecutionMode ContractionOff */
+    uint8_t fp_contract;  /* fuse.c: 0 not yet read, 1 the .cl source has
+                             no FP_CONTRACT OFF pragma, 2 it has one */
 } spv_mod;
 
 enum spv_ext { SE_NONE, SE_OCL, SE_SKIP, SE_OTHER };
@@ -302,6 +306,15 @@ uint32_t sx_const(SX *x, ty_t t, uint64_t v);
 
 /* OpExtInst of OpenCL.std at x->at. */
 void sx_ocl(SX *x);
+
+/* ---- fuse.c ---- */
+
+/* Is the current OpFMul contracted into the OpFAdd after it (so it is
+ * not emitted: sx_muladd reads its operands)? */
+bool sx_fused_mul(SX *x);
+/* The current OpFAdd as CMAD or XMAD, if it is a contraction site;
+ * false (nothing emitted) if not. */
+bool sx_muladd(SX *x);
 
 /* ---- ops.c ---- */
 
