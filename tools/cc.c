@@ -28,9 +28,13 @@ extern char **environ;
 /* Sets why (of wlen bytes) and gives the failure status, 1. */
 #define FAIL(...) (snprintf(why, wlen, __VA_ARGS__), 1)
 
+/* -fgnu89-inline: a plain `inline` function (C99: an inline definition
+ * only, which clang at -O0 does not emit) gets its body, as every
+ * optimising OpenCL compiler in effect gives it by inlining: real kernels
+ * (pyopencl's random123) define their helpers so. */
 static const char *const clang_first[] = {
     "-cl-std=CL1.2", "-target", "spir64", "-cl-kernel-arg-info",
-    "-fno-discard-value-names", "-gline-tables-only",
+    "-fno-discard-value-names", "-gline-tables-only", "-fgnu89-inline",
 };
 /* After the user's options, whatever they were: clvm needs -O0 (clang's
  * OpenCL default optimises, which folds conversions with the host's
