@@ -212,6 +212,7 @@ enum nkind {
     N_SWZ,     /* a.name */
     N_INDEX,   /* a[b] */
     N_CALL,    /* name(args...): fn, bi */
+    N_PCAST,   /* (ty *) a: a pointer cast, the space kept */
 };
 
 /* What checking found a node to be. The flexible classes take their type

@@ -538,10 +538,17 @@ static bool p_vstore_half(D *d, const ins *in)
     return false;
 }
 
+/* d = p + o, or d = (T *)(p + o) where d points to another type */
 static bool p_padd(D *d, const ins *in)
 {
-    fprintf(d->out, "%s = %s + %s", rn(d, in->w[0]), rn(d, in->w[1]),
-            rn(d, in->w[2]));
+    ty_t dt = reg(d, in->w[0])->type;
+    char tb[TY_NAME_MAX];
+    if (ty_eq(dt, reg(d, in->w[1])->type))
+        fprintf(d->out, "%s = %s + %s", rn(d, in->w[0]), rn(d, in->w[1]),
+                rn(d, in->w[2]));
+    else
+        fprintf(d->out, "%s = (%s *)(%s + %s)", rn(d, in->w[0]),
+                ty_name(dt, tb), rn(d, in->w[1]), rn(d, in->w[2]));
     return false;
 }
 

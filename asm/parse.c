@@ -464,6 +464,21 @@ static node *parse_cast(A *a, ty_t ty)
     return grow(a, n) ? n : NULL;
 }
 
+/* (T *)e: a pointer cast; the '(' is next. */
+static node *parse_pcast(A *a, ty_t ty)
+{
+    const tok *open = parse_next(a);
+    parse_next(a), parse_next(a), parse_next(a);   /* T * ) */
+    node *e = parse_unary(a);
+    if (!e)
+        return NULL;
+    node *n = mk(a, N_PCAST, open->col, e->end);
+    if (!n)
+        return NULL;
+    n->ty = ty, n->a = e;
+    return grow(a, n) ? n : NULL;
+}
+
 static node *parse_unary(A *a)
 {
     const tok *t = parse_peek(a);
@@ -496,6 +511,10 @@ static node *parse_unary(A *a)
     } else if (is_punct(t, P_LPAREN) && parse_is_type(parse_peek_at(a, 1), &ty) &&
                is_punct(parse_peek_at(a, 2), P_RPAREN)) {
         n = parse_cast(a, ty);
+    } else if (is_punct(t, P_LPAREN) && parse_is_type(parse_peek_at(a, 1), &ty) &&
+               is_punct(parse_peek_at(a, 2), P_MUL) &&
+               is_punct(parse_peek_at(a, 3), P_RPAREN)) {
+        n = parse_pcast(a, ty);
     } else {
         n = parse_postfix(a);
     }

@@ -683,10 +683,11 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         if (check_type(v, OPND(0), 'Q', n, esz) ||
             check_type(v, OPND(1), 'Q', n, esz))
             return -1;
-        if (!ty_eq(reg[0]->type, reg[1]->type) ||
-            reg[0]->space != reg[1]->space)
+        /* the pointee types may differ (a pointer cast: every access
+         * through it is checked), the address space may not */
+        if (reg[0]->space != reg[1]->space)
             return verr(v, "%s: register %u is %s, register %u is %s (the "
-                           "pointer types must be equal)", op, word[0],
+                           "address spaces must be equal)", op, word[0],
                         desc(reg[0], d1), word[1], desc(reg[1], d2));
         if ((reg[1]->flags & BC_REGF_CONSTPTR) &&
             !(reg[0]->flags & BC_REGF_CONSTPTR))
