@@ -18,6 +18,13 @@ enum {
     MAX_INIT = 1 << 16,   /* bytes of one constant initialiser */
 };
 
+/* An index constant: an int where it fits, else a long. */
+static uint32_t index_const(SX *x, int64_t v)
+{
+    bool small = v >= INT32_MIN && v <= INT32_MAX;
+    return sx_const(x, TY(small ? TY_INT : TY_LONG, 1), (uint64_t)v);
+}
+
 static ty_t uint_of(unsigned size)
 {
     return TY(size == 1 ? TY_UCHAR : size == 2 ? TY_USHORT
@@ -73,7 +80,7 @@ static uint32_t index_reg(SX *x, const offset *o, uint64_t u)
 {
     ty_t lt = TY(TY_LONG, 1);
     if (!o->n)
-        return sx_const(x, lt, (uint64_t)((int64_t)o->c / (int64_t)u));
+        return index_const(x, (int64_t)o->c / (int64_t)u);
     if (o->n == 1 && o->stride[0] == u && !o->c)
         return o->reg[0];
     uint32_t acc = 0;
@@ -266,7 +273,7 @@ static void store_bytes(SX *x, uint32_t base, uint32_t idx,
         int32_t v = kb_const(x->a, ut, e);
         if (v < 0)
             sx_refuse(x, "too many registers");
-        uint32_t w[3] = {p, sx_const(x, TY(TY_LONG, 1), k), (uint32_t)v};
+        uint32_t w[3] = {p, index_const(x, (int64_t)k), (uint32_t)v};
         sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)ut.s), ut.n, 0, w,
                 3);
     }
@@ -306,7 +313,7 @@ static void copy_bytes(SX *x, uint32_t dp, uint32_t di, uint32_t sp,
     uint32_t t = sx_temp(x, ut);
     if (n <= UNROLL) {
         for (uint64_t k = 0; k < n; k++) {
-            uint32_t i = sx_const(x, TY(TY_LONG, 1), k);
+            uint32_t i = index_const(x, (int64_t)k);
             uint32_t l[3] = {t, s, i}, st[3] = {d, i, t};
             sx_emit(x, BCB_LD, es, 1, 0, l, 3);
             sx_emit(x, BCB_ST, es, 1, 0, st, 3);
@@ -333,15 +340,33 @@ static void copy_bytes(SX *x, uint32_t dp, uint32_t di, uint32_t sp,
     sx_emit(x, BCB_ENDLOOP, TY_UINT, 1, 0, j, 1);
 }
 
-/* The Aligned memory operand at word i of the instruction, or 1. */
-static uint64_t aligned(SX *x, uint32_t i)
+uint64_t sx_aligned(SX *x, uint32_t i)
 {
     spv_mod *m = &x->m;
     if (spv_wc(m, x->at) <= i + 1 ||
         !(spv_word(m, x->at, i) & SpvMemoryAccessAlignedMask))
-        return 1;
+        return 0;
     uint32_t a = spv_word(m, x->at, i + 1);
     return a && !(a & (a - 1)) ? a : 1;
+}
+
+void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st)
+{
+    ty_t t = sx_r(x, v)->type;
+    uint64_t size = ty_sizeof(t);
+    if (size != 2 && size != 4 && size != 8 && size != 16)
+        sx_refuse(x, "an access of %llu bytes below its alignment",
+                  (unsigned long long)size);
+    ty_t bt = TY(TY_UCHAR, size);
+    uint32_t q = sx_ptr_at(x, base, idx, TY(TY_UCHAR, 1));
+    uint32_t b = sx_temp(x, bt), zero = sx_const(x, TY(TY_INT, 1), 0);
+    uint32_t as[2] = {st ? b : v, st ? v : b};
+    uint32_t w[3] = {b, zero, q};
+    if (st)
+        sx_emit(x, BCB_AS, TY_UINT, bt.n, 0, as, 2);
+    sx_emit(x, st ? BCB_VSTORE : BCB_VLOAD, TY_UCHAR, bt.n, 0, w, 3);
+    if (!st)
+        sx_emit(x, BCB_AS, TY_UINT, t.n, 0, as, 2);
 }
 
 void sx_copy(SX *x, bool sized)
@@ -359,7 +384,8 @@ void sx_copy(SX *x, bool sized)
     } else {
         size = spv_layout(m, x->at, tid).size;
     }
-    uint64_t al = aligned(x, sized ? 4 : 3);
+    uint64_t al = sx_aligned(x, sized ? 4 : 3);
+    al = al ? al : 1;
     if (dv->kind == VK_VAR || sv_->kind == VK_VAR)
         sx_refuse(x, "internal error: a copy into or out of a register");
     uint32_t di, dp = sx_addr(x, dv, 1, &di);
@@ -475,6 +501,12 @@ void sx_move(SX *x, uint32_t d, uint32_t s)
     }
     if (d == s)
         return;
+    if (dr->space == BC_CONSTANT && sr->space == BC_PRIVATE &&
+        dr->init == BC_INIT_NONE)
+        /* a program-scope constant is a private array (sx_globals), the
+         * only private memory a `constant T *` can be given: it points
+         * to private memory */
+        x->a->k.regs[d].space = BC_PRIVATE;
     if (dr->space != sr->space)
         sx_refuse(x, "a choice between pointers to different address "
                   "spaces");

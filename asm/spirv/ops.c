@@ -612,7 +612,12 @@ static void load(SX *x)
     uint32_t idx, base = sx_addr(x, p, 3, &idx);
     ty_t pt = sx_r(x, base)->type;
     uint32_t w[3] = {sx_def(x, pt), base, idx};
-    sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, w, 3);
+    uint64_t al = sx_aligned(x, 4);
+    if (al && al < ty_sizeof(pt))   /* a packed struct's member */
+        sx_unaligned(x, w[0], base, idx, false);
+    else
+        sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0,
+                w, 3);
 }
 
 static void store(SX *x)
@@ -643,8 +648,7 @@ static void store(SX *x)
         return;
     }
     if (p->kind == VK_VAR && sx_r(x, (uint32_t)p->reg)->kind == BC_REG_PTR) {
-        uint32_t w[3] = {(uint32_t)p->reg, v, sx_const(x, TY(TY_INT, 1), 0)};
-        sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
+        sx_move(x, (uint32_t)p->reg, v);
         return;
     }
     if (p->kind == VK_VAR) {
@@ -656,7 +660,12 @@ static void store(SX *x)
     }
     uint32_t idx, base = sx_addr(x, p, 1, &idx);
     uint32_t w[3] = {base, idx, v};
-    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 3);
+    uint64_t al = sx_aligned(x, 3);
+    if (al && al < ty_sizeof(t))   /* a packed struct's member */
+        sx_unaligned(x, v, base, idx, true);
+    else
+        sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w,
+                3);
 }
 
 static void barrier(SX *x)

@@ -325,6 +325,12 @@ uint32_t sx_const(SX *x, ty_t t, uint64_t v);
 /* The LD/ST operands of pointer value p (operand word i): a register and
  * an index in its elements. */
 uint32_t sx_addr(SX *x, const spv_val *p, uint32_t i, uint32_t *idx);
+/* The Aligned memory operand of the instruction, whose memory access
+ * mask is word i; 0 if it has none. */
+uint64_t sx_aligned(SX *x, uint32_t i);
+/* v = (base, idx)[0], or (st) the store of v, below the alignment of v's
+ * type: as its bytes (vloadN/vstoreN of uchar and as_type). */
+void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
 /* Op[InBounds][Ptr]AccessChain at x->at. */
 void sx_chain(SX *x, bool ptr);
 /* OpCopyMemory (sized: OpCopyMemorySized) at x->at. */
