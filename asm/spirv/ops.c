@@ -658,6 +658,8 @@ static void store(SX *x)
                     w, 2);
         return;
     }
+    if (sx_r(x, v)->kind == BC_REG_PTR)
+        sx_refuse(x, "pointers stored in memory are not supported yet");
     uint32_t idx, base = sx_addr(x, p, 1, &idx);
     uint32_t w[3] = {base, idx, v};
     uint64_t al = sx_aligned(x, 3);
