@@ -836,6 +836,11 @@ static bool check_node(A *a, node *n)
                            diag_xty_name(&n->a->x, b1));
             return false;
         }
+        if (n->sel[0] && n->sel[0] - 1 != n->a->x.space) {
+            asm_error_node(a, n, "a pointer cast keeps the address space "
+                           "(the operand is %s)", diag_xty_name(&n->a->x, b1));
+            return false;
+        }
         n->x = n->a->x;   /* the space and const kept */
         n->x.t = n->ty;
         return true;

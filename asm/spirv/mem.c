@@ -186,7 +186,7 @@ void sx_chain(SX *x, bool ptr)
         btyp = TY(TY_UCHAR, 1);
     }
     uint32_t idx = index_reg(x, &o, u);
-    if (ty_eq(lt, btyp))
+    if (sx_same_bits(lt, btyp))
         x->fr->v[id] = sv((int32_t)base, VK_CHAIN, idx);
     else
         x->fr->v[id] = sv((int32_t)sx_ptr_at(x, base, idx, lt), VK_REG, 0);

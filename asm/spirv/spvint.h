@@ -295,6 +295,8 @@ void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,
 spv_val *sx_val(SX *x, uint32_t i);
 /* ... as a register (constants materialised, chains computed). */
 uint32_t sx_reg(SX *x, uint32_t i);
+/* Do a and b move the same bits in memory (count and element size)? */
+bool sx_same_bits(ty_t a, ty_t b);
 /* A new pointer register: (to *)(base + idx), idx in elements of *base. */
 uint32_t sx_ptr_at(SX *x, uint32_t base, uint32_t idx, ty_t to);
 uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id);

@@ -186,6 +186,12 @@ uint32_t sx_defptr(SX *x, uint32_t id, ty_t pointee, uint8_t space,
     return (uint32_t)reg;
 }
 
+bool sx_same_bits(ty_t a, ty_t b)
+{
+    return a.n == b.n && ty_scalar_size((enum ty_scalar)a.s) ==
+                         ty_scalar_size((enum ty_scalar)b.s);
+}
+
 uint32_t sx_ptr_at(SX *x, uint32_t base, uint32_t idx, ty_t to)
 {
     const bc_reg *b = sx_r(x, base);
@@ -206,7 +212,7 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         /* a pointer cast used as a pointer: a register of its type */
         ty_t vt = spv_memty(&x->m, x->at, v->view);
         const bc_reg *b = sx_r(x, (uint32_t)v->reg);
-        if (!ty_eq(vt, b->type) || v->kind == VK_CHAIN)
+        if (!sx_same_bits(vt, b->type) || v->kind == VK_CHAIN)
             return sx_ptr_at(x, (uint32_t)v->reg, v->kind == VK_CHAIN
                              ? v->aux : sx_const(x, TY(TY_INT, 1), 0), vt);
     }

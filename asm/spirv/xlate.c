@@ -374,6 +374,8 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
              spv_word(m, at, 3) < m->bound &&
              m->extset[spv_word(m, at, 3)] == SE_SKIP))
             continue;
+        if (op == SpvOpExtInst)
+            from = 5;   /* after the set and the instruction's number */
         for (uint32_t i = from; i < spv_wc(m, at); i++)
             if (m->w[at + i] < m->bound)
                 u[m->w[at + i]].esc = u[root(u, m->w[at + i])].esc = 1;
