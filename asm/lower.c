@@ -720,6 +720,30 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
     return ptr_expr(a, n, dst, NULL, reg);
 }
 
+bool lower_is_slot(const node *n)
+{
+    return n->kind == N_INDEX && n->x.cls == X_VAL && n->x.t.n == 1 &&
+           ty_scalar_size((enum ty_scalar)n->x.t.s) == 8 &&
+           !ty_is_float((enum ty_scalar)n->x.t.s);
+}
+
+bool lower_slot(A *a, node *slot, uint32_t q, bool store)
+{
+    uint32_t p;
+    opnd i;
+    if (!lower_ptr(a, slot->a, -1, &p) || !lower_expr(a, slot->b, -1, &i))
+        return false;
+    uint32_t w[3] = {q, p, i.reg};
+    if (store)
+        w[0] = p, w[1] = i.reg, w[2] = q;
+    if (!kb_emit(a, op_variant(store ? BCB_STP : BCB_LDP, TY_UINT), 1, 0, w,
+                 3))
+        return false;
+    kb_release(a, p);
+    kb_release(a, i.reg);
+    return true;
+}
+
 bool lower_cond(A *a, node *n, opnd *o)
 {
     return lower_expr(a, n, -1, o);

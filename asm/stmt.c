@@ -452,7 +452,9 @@ static void assign(A *a, node *lhs, int op, node *rhs)
         opnd o;
         uint32_t p;
         if (r->kind == BC_REG_PTR) {
-            if (ptr_compatible(a, rhs, r, name))
+            if (lower_is_slot(rhs))   /* q = slots[i]: LDP */
+                lower_slot(a, rhs, reg, false);
+            else if (ptr_compatible(a, rhs, r, name))
                 lower_ptr(a, rhs, (int32_t)reg, &p);
         } else if (assign_type(a, rhs, r->type, name)) {
             lower_expr(a, rhs, (int32_t)reg, &o);
@@ -491,7 +493,15 @@ static void assign(A *a, node *lhs, int op, node *rhs)
                            p->x.cptr ? "const" : "constant");
             return;
         }
-        if (!check_expr(a, rhs) || !assign_type(a, rhs, lhs->x.t, "the element"))
+        if (!check_expr(a, rhs))
+            return;
+        if (rhs->x.cls == X_PTR && lower_is_slot(lhs)) {
+            uint32_t q;   /* slots[i] = q: STP */
+            if (lower_ptr(a, rhs, -1, &q))
+                lower_slot(a, lhs, q, true);
+            return;
+        }
+        if (!assign_type(a, rhs, lhs->x.t, "the element"))
             return;
         lower_store(a, lhs, rhs);
         return;

@@ -576,8 +576,8 @@ static int check_operands(vctx *v, const uint32_t *ins, vins *I)
     }
     I->list = w;
     /* Constant data is read-only: `constant` space or const-qualified. */
-    int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
-                                      oi->base == BCB_VSTH ? 2 : -1;
+    int sp = oi->base == BCB_ST || oi->base == BCB_STP ? 0
+             : oi->base == BCB_VSTORE || oi->base == BCB_VSTH ? 2 : -1;
     if (sp >= 0 && (reg[sp]->space == BC_CONSTANT ||
                     (reg[sp]->flags & BC_REGF_CONSTPTR)))
         return verr(v, "%s: stores through register %u, a pointer to %s "
@@ -700,6 +700,19 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         unsigned pi = oi->base == BCB_LD ? 1 : 0;
         if (reg[pi]->type.n != n)
             return bad(v, OPND(pi), "a pointer to %u components", n);
+        return 0;
+    }
+    case BCB_LDP:
+    case BCB_STP: {
+        unsigned pi = oi->base == BCB_LDP ? 1 : 0, vi = pi ? 0 : 2;
+        const bc_reg *pr = reg[pi];
+        if (reg[vi]->kind != BC_REG_PTR)
+            return bad(v, OPND(vi), "a pointer");
+        if (pr->kind != BC_REG_PTR || pr->type.n != 1 ||
+            ty_scalar_size((enum ty_scalar)pr->type.s) != 8 ||
+            ty_is_float((enum ty_scalar)pr->type.s))
+            return bad(v, OPND(pi), "a pointer to 8-byte integers (the "
+                                    "slots)");
         return 0;
     }
     case BCB_VLOAD:

@@ -553,6 +553,31 @@ static spv_val *cast_ptr(SX *x, spv_val *p, uint32_t i, spv_val *tmp)
     return tmp;
 }
 
+/* A pointer loaded from (LDP) or stored to (STP, v the register) its
+ * 8-byte slot at p; a load's rtid is the pointer's type. */
+static void slot(SX *x, spv_val *p, uint32_t v, bool st)
+{
+    uint32_t idx, base = sx_addr(x, p, st ? 1 : 3, &idx);
+    const bc_reg *b = sx_r(x, base);
+    uint64_t al = sx_aligned(x, st ? 3 : 4);
+    if (b->kind != BC_REG_PTR || !sx_same_bits(b->type, TY(TY_ULONG, 1)) ||
+        (al && al < 8))
+        sx_refuse(x, "a pointer in memory that is not an aligned 8-byte "
+                  "slot");
+    if (!st) {
+        const spv_type *pt = spv_typ(&x->m, x->at, v);
+        uint32_t id = spv_word(&x->m, x->at, 2);
+        uint32_t d = sx_defptr(x, id, spv_memty(&x->m, x->at, pt->elem),
+                               sx_space(x, pt->space), false,
+                               x->fr->hint ? x->fr->hint[id] : NULL);
+        uint32_t w[3] = {d, base, idx};
+        sx_emit(x, BCB_LDP, TY_UINT, 1, 0, w, 3);
+        return;
+    }
+    uint32_t w[3] = {base, idx, v};
+    sx_emit(x, BCB_STP, TY_UINT, 1, 0, w, 3);
+}
+
 static void load(SX *x)
 {
     spv_val tmp, *p = cast_ptr(x, sx_val(x, 3), 3, &tmp);
@@ -596,8 +621,10 @@ static void load(SX *x)
         sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
         return;
     }
-    if (spv_typ(&x->m, x->at, rtid)->kind == SK_PTR)
-        sx_refuse(x, "pointers stored in memory are not supported yet");
+    if (spv_typ(&x->m, x->at, rtid)->kind == SK_PTR) {
+        slot(x, p, rtid, false);
+        return;
+    }
     ty_t t = sx_vty(x, rtid);
     if (p->kind == VK_VAR && x->fr->alias[spv_word(&x->m, x->at, 2)]) {
         x->fr->v[spv_word(&x->m, x->at, 2)] = sv(p->reg, VK_REG, 0);
@@ -658,8 +685,10 @@ static void store(SX *x)
                     w, 2);
         return;
     }
-    if (sx_r(x, v)->kind == BC_REG_PTR)
-        sx_refuse(x, "pointers stored in memory are not supported yet");
+    if (sx_r(x, v)->kind == BC_REG_PTR) {
+        slot(x, p, v, true);
+        return;
+    }
     uint32_t idx, base = sx_addr(x, p, 1, &idx);
     uint32_t w[3] = {base, idx, v};
     uint64_t al = sx_aligned(x, 3);

@@ -166,8 +166,9 @@ uint64_t spv_member(spv_mod *m, uint32_t at, uint32_t t, uint32_t k);
 /* Is t an array or a struct? */
 bool spv_is_agg(const spv_mod *m, uint32_t t);
 /* The element type of memory holding a t: t itself for scalars and
- * vectors; an array's (of arrays') scalar or vector element; uchar for
- * structs and arrays of them (byte-addressed). */
+ * vectors; an array's (of arrays') scalar or vector element; ulong for a
+ * pointer (its slot); uchar for structs and arrays of them
+ * (byte-addressed). */
 ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t);
 
 /* ---- cfg.c ---- */
@@ -295,6 +296,9 @@ void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,
 spv_val *sx_val(SX *x, uint32_t i);
 /* ... as a register (constants materialised, chains computed). */
 uint32_t sx_reg(SX *x, uint32_t i);
+/* The clvm address space of a pointer to storage class sp (types.c):
+ * Function storage is private; generic and input are refused. */
+uint8_t sx_space(SX *x, uint8_t sp);
 /* Do a and b move the same bits in memory (count and element size)? */
 bool sx_same_bits(ty_t a, ty_t b);
 /* A new pointer register: (to *)(base + idx), idx in elements of *base. */

@@ -303,5 +303,7 @@ ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t)
         ty = spv_typ(m, at, ty->elem);
     if (ty->kind == SK_INT || ty->kind == SK_FLOAT || ty->kind == SK_VEC)
         return ty->ty;
+    if (ty->kind == SK_PTR)   /* a pointer's 8-byte slot (LDP, STP) */
+        return (ty_t){TY_ULONG, 1};
     return (ty_t){TY_UCHAR, 1};
 }

@@ -186,6 +186,15 @@ uint32_t sx_defptr(SX *x, uint32_t id, ty_t pointee, uint8_t space,
     return (uint32_t)reg;
 }
 
+uint8_t sx_space(SX *x, uint8_t sp)
+{
+    if (sp == SPV_SC_FUNCTION)
+        return BC_PRIVATE;
+    if (sp > BC_PRIVATE)
+        sx_refuse(x, "a pointer to generic or input memory");
+    return sp;
+}
+
 bool sx_same_bits(ty_t a, ty_t b)
 {
     return a.n == b.n && ty_scalar_size((enum ty_scalar)a.s) ==
@@ -249,6 +258,22 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
     case VK_NONE:
         if (spv_const_of(&x->m, id))
             return constant(x, id);
+        if (x->m.def[id] && (spv_op(&x->m, x->m.def[id]) == SpvOpUndef ||
+                             spv_op(&x->m, x->m.def[id]) ==
+                             SpvOpConstantNull) &&
+            spv_typ(&x->m, x->at, spv_type_of(&x->m, x->at, id))->kind ==
+            SK_PTR) {
+            /* the null pointer: a register nothing assigns (no buffer) */
+            const spv_type *pt = spv_typ(&x->m, x->at,
+                                         spv_type_of(&x->m, x->at, id));
+            bc_reg r = {0};
+            r.type = spv_memty(&x->m, x->at, pt->elem), r.kind = BC_REG_PTR;
+            r.space = sx_space(x, pt->space);
+            int32_t reg = kb_ptemp(x->a, &r);
+            if (reg < 0)
+                sx_refuse(x, "too many registers");
+            return (uint32_t)reg;
+        }
         if (x->m.def[id] && (spv_op(&x->m, x->m.def[id]) == SpvOpUndef ||
                              spv_op(&x->m, x->m.def[id]) ==
                              SpvOpConstantNull))

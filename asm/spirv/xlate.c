@@ -301,15 +301,6 @@ static void code(SX *x, uint32_t b)
 
 /* ---- a function's variables ---- */
 
-/* The clvm address space of a pointer to storage class sp (types.c). */
-static uint8_t space_of(SX *x, uint8_t sp)
-{
-    if (sp == SPV_SC_FUNCTION)
-        return BC_PRIVATE;
-    if (sp > BC_PRIVATE)
-        sx_refuse(x, "a pointer to generic or input memory");
-    return sp;
-}
 
 /* How a function uses its variables: whether the address escapes (used
  * other than as the pointer of a load or store), how often it is stored,
@@ -411,23 +402,15 @@ static void variable(SX *x, uint32_t at, const varuse *u)
             x->fr->hint[v] = m->names[id];
         return;
     }
-    if (u[id].esc) {
-        if (t->kind == SK_PTR)
-            sx_refuse(x, "pointers stored in memory (the address of pointer "
-                      "variable '%s' is taken) are not supported yet",
-                      m->names[id] ? m->names[id] : "?");
+    if (u[id].esc) {   /* a pointer's: an 8-byte slot (LDP, STP) */
         int32_t reg = sx_agg_var(x, pt->elem, BC_PRIVATE, m->names[id],
                                  "private_array");
         x->fr->v[id] = sv(reg, VK_REG, 0);
         return;
     }
     if (t->kind == SK_PTR) {
-        const spv_type *pp = spv_typ(m, at, t->elem);
-        if (pp->kind == SK_PTR)
-            sx_refuse(x, "pointers to pointers ('%s') are not supported yet",
-                      m->names[id] ? m->names[id] : "?");
         uint32_t reg = sx_defptr(x, id, spv_memty(m, at, t->elem),
-                                 space_of(x, t->space), false,
+                                 sx_space(x, t->space), false,
                                  m->names[id]);
         x->fr->v[id] = sv((int32_t)reg, VK_VAR, 0);
         return;
@@ -526,7 +509,7 @@ static void declare(SX *x, const spv_func *f)
                 uint32_t id = spv_word(m, at, 2);
                 if (pt->kind == SK_PTR)   /* a choice between pointers */
                     sx_defptr(x, id, spv_memty(m, at, pt->elem),
-                              space_of(x, pt->space), false, m->names[id]);
+                              sx_space(x, pt->space), false, m->names[id]);
                 else
                     sx_def(x, sx_vty(x, spv_word(m, at, 1)));
             }
