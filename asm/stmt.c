@@ -351,8 +351,9 @@ static bool assign_type(A *a, node *rhs, ty_t t, const char *dest)
         return false;
     }
     if (rhs->x.cls == X_PTR) {
-        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s)",
-                       dest, ty_name(t, b1));
+        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s); "
+                       "an element of 8-byte integers (a ulong slot) holds "
+                       "one", dest, ty_name(t, b1));
         return false;
     }
     if (rhs->x.cls != X_VAL)
@@ -395,7 +396,9 @@ static bool ptr_compatible(A *a, const node *rhs, const bc_reg *d,
         asm_error_node(a, rhs, "%s is %s; cannot assign %s", dest,
                        diag_xty_name(&dx, b1),
                        rhs->x.cls == X_PTR ? diag_xty_name(&rhs->x, b2)
-                                           : "a value");
+                       : rhs->kind == N_INDEX ? "a value (a pointer comes "
+                         "out of an element of 8-byte integers, a ulong "
+                         "slot)" : "a value");
         return false;
     }
     if (rhs->x.cptr && !dx.cptr) {
