@@ -213,6 +213,9 @@ static void bytes_of(SX *x, uint32_t cid, uint32_t t, uint8_t *buf,
             le_store(buf + c * es, es, k->v[c]);
         return;
     }
+    if (ty->kind == SK_PTR || op == SpvOpSpecConstantOp)
+        sx_refuse(x, "a program-scope initialiser holding a pointer is not "
+                  "supported");
     if (op != SpvOpConstantComposite || m->w[d + 1] != t ||
         (ty->kind != SK_ARRAY && ty->kind != SK_STRUCT))
         sx_refuse(x, "a constant initialiser of this form (opcode %u) is "
