@@ -702,17 +702,11 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
             return bad(v, OPND(pi), "a pointer to %u components", n);
         return 0;
     }
-    case BCB_LDP:
-    case BCB_STP: {
-        unsigned pi = oi->base == BCB_LDP ? 1 : 0, vi = pi ? 0 : 2;
-        const bc_reg *pr = reg[pi];
-        if (reg[vi]->kind != BC_REG_PTR)
-            return bad(v, OPND(vi), "a pointer");
-        if (pr->kind != BC_REG_PTR || pr->type.n != 1 ||
-            ty_scalar_size((enum ty_scalar)pr->type.s) != 8 ||
-            ty_is_float((enum ty_scalar)pr->type.s))
-            return bad(v, OPND(pi), "a pointer to 8-byte integers (the "
-                                    "slots)");
+    case BCB_LDP: case BCB_STP: {   /* the slot: an 8-byte integer */
+        unsigned pi = oi->base == BCB_LDP ? 1 : 0;
+        if (ty_sizeof(reg[pi]->type) != 8 || reg[pi]->type.n != 1 ||
+            ty_is_float((enum ty_scalar)reg[pi]->type.s))
+            return bad(v, OPND(pi), "a pointer to 8-byte integers");
         return 0;
     }
     case BCB_VLOAD:
