@@ -427,6 +427,19 @@ node *parse_postfix(A *a)
     return n ? parse_postfix_tail(a, n) : NULL;
 }
 
+/* A cast (kind) to ty opened at `open`: its operand is next. */
+static node *cast_node(A *a, enum nkind kind, const tok *open, ty_t ty)
+{
+    node *e = parse_unary(a);
+    if (!e)
+        return NULL;
+    node *n = mk(a, kind, open->col, e->end);
+    if (!n)
+        return NULL;
+    n->ty = ty, n->a = e;
+    return grow(a, n) ? n : NULL;
+}
+
 /* (T)e or (T)(a, b, ...): the '(' of the type is next. */
 static node *parse_cast(A *a, ty_t ty)
 {
@@ -454,14 +467,7 @@ static node *parse_cast(A *a, ty_t ty)
             return NULL;
         return parse_postfix_tail(a, n);
     }
-    node *e = parse_unary(a);
-    if (!e)
-        return NULL;
-    node *n = mk(a, N_CAST, open->col, e->end);
-    if (!n)
-        return NULL;
-    n->ty = ty, n->a = e;
-    return grow(a, n) ? n : NULL;
+    return cast_node(a, N_CAST, open, ty);
 }
 
 /* The address space a token names, or -1. */
@@ -496,14 +502,10 @@ static node *parse_pcast(A *a, ty_t ty, int space, unsigned ntok)
     const tok *open = parse_next(a);
     for (unsigned k = 1; k < ntok; k++)
         parse_next(a);
-    node *e = parse_unary(a);
-    if (!e)
-        return NULL;
-    node *n = mk(a, N_PCAST, open->col, e->end);
-    if (!n)
-        return NULL;
-    n->ty = ty, n->a = e, n->sel[0] = (uint8_t)(space + 1);
-    return grow(a, n) ? n : NULL;
+    node *n = cast_node(a, N_PCAST, open, ty);
+    if (n)
+        n->sel[0] = (uint8_t)(space + 1);
+    return n;
 }
 
 static node *parse_unary(A *a)
