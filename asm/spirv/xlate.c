@@ -626,6 +626,10 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
         bc_reg r = {0};
         r.init = BC_INIT_PARAM, r.arg = i;
         if (t->kind == SK_PTR) {
+            if (t->space == SPV_SC_FUNCTION)   /* clang's byval */
+                sx_refuse(x, "kernel parameter %u ('%s'): a struct passed "
+                          "by value is not supported yet", i + 1,
+                          m->names[id] ? m->names[id] : "?");
             if (t->space > BC_LOCAL)
                 sx_refuse(x, "kernel parameter %u: a pointer to private or "
                           "generic memory", i + 1);
