@@ -256,7 +256,7 @@ static uint32_t unit_ptr(SX *x, uint32_t base, uint32_t idx, ty_t ut)
                 ir->arg + ty_sizeof(ir->type) <= x->a->npool &&
                 !le_load(x->a->pool + ir->arg,
                          (unsigned)ty_scalar_size((enum ty_scalar)ir->type.s));
-    if (zero && ty_eq(sx_r(x, base)->type, ut))
+    if (zero && sx_same_bits(sx_r(x, base)->type, ut))
         return base;
     return sx_ptr_at(x, base, idx, ut);
 }
@@ -482,6 +482,14 @@ void sx_globals(SX *x, const spv_entry *e)
     spv_mod *m = &x->m;
     uint32_t next;
     spv_str(m, e->at, 3, &next);
+    if (m->w[1] < 0x00010400) {
+        /* before SPIR-V 1.4 the entry point lists only its Input and
+         * Output variables: every module-scope variable then */
+        for (uint32_t at = 5; at < m->globals_end; at += spv_wc(m, at))
+            if (spv_op(m, at) == SpvOpVariable && spv_wc(m, at) > 2)
+                one_global(x, spv_word(m, at, 2));
+        return;
+    }
     for (uint32_t i = next; i < spv_wc(m, e->at); i++) {
         uint32_t id = spv_word(m, e->at, i);
         if (id < m->bound)
