@@ -545,7 +545,7 @@ static void view(SX *x, spv_val *p, bool st)
  * the cast's type. */
 static spv_val *cast_ptr(SX *x, spv_val *p, uint32_t i, spv_val *tmp)
 {
-    if (!p->view || p->kind == VK_VAR ||
+    if (!p->view || (p->kind != VK_REG && p->kind != VK_CHAIN) ||
         ty_sizeof(spv_memty(&x->m, x->at, p->view)) ==
         ty_sizeof(sx_r(x, (uint32_t)p->reg)->type))
         return p;

@@ -176,6 +176,11 @@ static void preamble(spv_mod *m, uint32_t at, uint32_t op)
     case SpvOpDecorate:
         decorate(m, at);
         break;
+    case SpvOpMemberDecorate:   /* types.c checks the offsets */
+        if (spv_word(m, at, 3) == SpvDecorationOffset &&
+            spv_word(m, at, 1) < m->bound)
+            m->deco[spv_word(m, at, 1)].offsets = true;
+        break;
     }
 }
 
@@ -269,7 +274,7 @@ void spv_read(spv_mod *m)
     m->cidx = table(m, m->bound, sizeof *m->cidx);
     m->extset = table(m, m->bound, 1);
     for (uint32_t i = 0; i < m->bound; i++)
-        m->deco[i] = (spv_deco){-1, -1, false, false, false}, m->cidx[i] = -1;
+        m->deco[i] = (spv_deco){-1, -1, false, false, false, false}, m->cidx[i] = -1;
     /* Every instruction's extent and definitions first: decorations and
      * names may name ids defined later. */
     for (uint32_t at = 5; at < m->nw; at += spv_wc(m, at)) {

@@ -46,6 +46,7 @@ typedef struct {
     bool sat;             /* SaturatedConversion */
     bool nsw;             /* NoSignedWrap: signed operands */
     bool packed;          /* CPacked: a struct without padding */
+    bool offsets;         /* a struct with Offset member decorations */
 } spv_deco;
 
 typedef struct {

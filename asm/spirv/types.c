@@ -224,6 +224,21 @@ enum { MAX_NEST = 64, MAX_SIZE = (uint64_t)1 << 40 };
 
 static spv_lay lay(spv_mod *m, uint32_t at, uint32_t t, unsigned depth);
 
+/* An Offset decoration of member k of struct t must say what OpenCL C's
+ * layout says (off): clvm lays structs out itself. */
+static void check_offset(spv_mod *m, uint32_t t, uint32_t k, uint64_t off)
+{
+    for (uint32_t at = 5; at < m->globals_end; at += spv_wc(m, at))
+        if (spv_op(m, at) == SpvOpMemberDecorate && spv_wc(m, at) > 4 &&
+            spv_word(m, at, 1) == t && spv_word(m, at, 2) == k &&
+            spv_word(m, at, 3) == SpvDecorationOffset &&
+            spv_word(m, at, 4) != off)
+            spv_fail(m, at, "member %u of struct %u at offset %u, where "
+                     "OpenCL C lays it at %llu: other layouts are not "
+                     "supported", k, t, spv_word(m, at, 4),
+                     (unsigned long long)off);
+}
+
 /* The members of struct t laid out up to member k (all: UINT32_MAX):
  * member k's offset, and the struct's size and alignment. */
 static uint64_t members(spv_mod *m, uint32_t at, uint32_t t, uint32_t k,
@@ -237,6 +252,8 @@ static uint64_t members(spv_mod *m, uint32_t at, uint32_t t, uint32_t k,
         if (packed)
             l.align = 1;
         off = (off + l.align - 1) / l.align * l.align;
+        if (m->deco[t].offsets && k == UINT32_MAX)
+            check_offset(m, t, i, off);
         if (i == k)
             return off;
         off += l.size;
@@ -245,6 +262,7 @@ static uint64_t members(spv_mod *m, uint32_t at, uint32_t t, uint32_t k,
         if (off > MAX_SIZE)
             spv_fail(m, at, "a struct of more than 2^40 bytes");
     }
+    m->deco[t].offsets = false;   /* checked: once is enough */
     whole->align = align;
     whole->size = (off + align - 1) / align * align;
     return off;
