@@ -222,6 +222,7 @@ enum nkind {
     N_SWZ,     /* a.name */
     N_INDEX,   /* a[b] */
     N_CALL,    /* name(args...): fn, bi */
+    N_PCAST,   /* (ty *) a: a pointer cast, the space kept */
 };
 
 /* What checking found a node to be. The flexible classes take their type
@@ -546,6 +547,10 @@ bool lower_expr(A *a, node *n, int32_t dst, opnd *o);
 bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
 bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
 bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
+/* Is n (checked) an element of 8-byte integers, a slot that holds a
+ * pointer? q = p[i] (LDP) and p[i] = q (STP) with a pointer register q. */
+bool lower_is_slot(const node *n);
+bool lower_slot(A *a, node *slot, uint32_t q, bool store);
 bool lower_call_stmt(A *a, node *n);
 /* The arguments of CALL or PRINTF into w: registers of their own declared
  * type, or pointers (ptr[i]). */

@@ -521,6 +521,35 @@ typedef uint64_t MAY_ALIAS ua64;
         }                                                                   \
     }
 
+/* Pointers in 8-byte slots: the buffer number in the top 24 bits, the
+ * offset in the low 40; a number the run has no buffer for is the null
+ * buffer (every access through it traps). */
+#define PSLOT_OFF ((UINT64_C(1) << 40) - 1)
+#define H_LDP(S)                                                            \
+    {                                                                       \
+        MEMCHECK()                                                          \
+        ua64 *dof = REG(ua64, ip->d);                                       \
+        ua32 *db = REG(ua32, ip->d + 8 * W);                                \
+        const uint32_t nb_ = w->P->nbufs;                                   \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            uint64_t v_ = le_load(LANEP(l), 8);                             \
+            dof[l] = v_ & PSLOT_OFF;                                        \
+            db[l] = (v_ >> 40) < nb_ ? (uint32_t)(v_ >> 40) : 0;            \
+        }                                                                   \
+    }
+#define H_STP(S)                                                            \
+    {                                                                       \
+        MEMCHECK()                                                          \
+        const ua64 *so = REG(const ua64, ip->d);                            \
+        const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            le_store(LANEP(l), 8, so[l] <= PSLOT_OFF                        \
+                     ? (uint64_t)sb[l] << 40 | so[l] : 0);                  \
+        }                                                                   \
+    }
+
 /* Structured control flow. The mask stack never runs dry or over: the
  * decoder checked the nesting and sized it. When no lane is left running,
  * RESUME goes to where some may come back: the innermost block's ELSE,
