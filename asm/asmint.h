@@ -504,8 +504,6 @@ bool narrow_to(A *a, node *n, ty_t w);
 
 /* conv.c: operators, typed with OpenCL C's implicit conversions; the
  * operands are checked (check_expr) */
-/* false, with the error, when t is half: clvm has no half arithmetic */
-bool conv_no_half(A *a, node *n, ty_t t, const char *what);
 bool conv_unary(A *a, node *n);
 bool conv_binary(A *a, node *n);
 bool conv_cond(A *a, node *n);

@@ -380,7 +380,7 @@ static bool check_bi(A *a, node *n)
 
 /* The arguments of an elementwise built-in as one type t: the widest
  * typed argument's (a scalar of its element type is broadcast), or the
- * first argument's own default when all are literals. No half. */
+ * first argument's own default when all are literals. */
 static bool args_type(A *a, node *n, const char *name, ty_t *tp)
 {
     char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
@@ -423,7 +423,7 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
     }
     *tp = t;
     n->x.cls = impl && t.n == 1 ? X_IMPL : X_VAL;
-    return conv_no_half(a, n, t, name);
+    return true;
 }
 
 _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
@@ -634,12 +634,11 @@ static bool check_fn(A *a, node *n)
         bool impl_arg = c->x.cls == X_IMPL;
         if (!settle_default(a, c))
             return false;
-        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
-            c->x.t.s == TY_HALF) {
+        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t)) {
             asm_error_node(a, c, n->op == F_ABS
                            ? "abs takes integers, not %s (for floating "
                              "point use fabs)"
-                           : "fabs takes float or double, not %s (for "
+                           : "fabs takes half, float or double, not %s (for "
                              "integers use abs)",
                            diag_xty_name(&c->x, (char[48]){0}));
             return false;

@@ -438,7 +438,7 @@ static bool impl_precision(const char *expr)
         int f = mathfn_find(p, n);
         if ((hn && f >= 0) || (n == 3 && !strncmp(p, "mad", 3) &&
                                (p == expr || !isalnum((unsigned char)p[-1])))) {
-            char acc[80];
+            char acc[128];
             printf("why: %.*s's precision is implementation-defined (%s)\n",
                    (int)n, p, n == 3 ? "OpenCL: mad may round once or twice, "
                    "or worse" : *p == 'h' ? "OpenCL: within 8192 ulp"
