@@ -123,8 +123,16 @@ sanitize:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
-check-exhaustive: $(BUILD)/exhaustive
+check-exhaustive: $(BUILD)/exhaustive check-exhaustive-half
 	$(BUILD)/exhaustive
+
+# Half arithmetic on every input (and every pair of halves) against MPFR
+# and tests/lib/ref.c; one thread per CPU (-j N, -s STRIDE: see the file).
+$(BUILD)/exhaustive-half: tests/exhaustive_half.c $(TLIB_SRC) $(LIB)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g -ffp-contract=off $^ $(LDLIBS) -lmpfr -lgmp -o $@
+
+check-exhaustive-half: $(BUILD)/exhaustive-half
+	$(BUILD)/exhaustive-half
 
 demo: $(BUILD)/demo
 	$(BUILD)/demo
@@ -188,6 +196,6 @@ include bench/bench.mk
 help:
 	@sed -n '2,13p' Makefile
 
-.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help
+.PHONY: install uninstall all test sanitize check-exhaustive check-exhaustive-half demo deps docs clean help
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

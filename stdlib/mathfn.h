@@ -102,7 +102,7 @@
 #define MATHFNS(X, P)                                                       \
     X(P, SQRT, sqrt, 1, FLT, SAME, ULP, 0.5, 0.5, 0.5, OC(61),                   \
       "square root", cl_sqrt(x))                                            \
-    X(P, RSQRT, rsqrt, 1, FLT, SAME, ULP, 1, 1, 1, OC(56),                     \
+    X(P, RSQRT, rsqrt, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(56),                     \
       "1 / sqrt(x)", cl_rsqrt(x))                                           \
     X(P, FLOOR, floor, 1, FLT, SAME, ULP, 0, 0, 0, OC(25),                     \
       "round toward -infinity", cl_floor(x))                                \
@@ -114,21 +114,21 @@
       "round to nearest, halfway cases away from zero", cl_round(x))        \
     X(P, RINT, rint, 1, FLT, SAME, ULP, 0, 0, 0, OC(53),                       \
       "round to nearest even", cl_rint(x))                                  \
-    X(P, EXP, exp, 1, FLT, SAME, ULP, 1, 1, 1, OC(19),                         \
+    X(P, EXP, exp, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(19),                         \
       "e to the x", cl_exp(x))                                              \
-    X(P, EXP2, exp2, 1, FLT, SAME, ULP, 1, 1, 1, OC(20),                       \
+    X(P, EXP2, exp2, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(20),                       \
       "2 to the x", cl_exp2(x))                                             \
-    X(P, LOG, log, 1, FLT, SAME, ULP, 1, 1, 1, OC(37),                         \
+    X(P, LOG, log, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(37),                         \
       "natural logarithm", cl_log(x))                                       \
-    X(P, LOG2, log2, 1, FLT, SAME, ULP, 1, 1, 1, OC(38),                       \
+    X(P, LOG2, log2, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(38),                       \
       "base 2 logarithm", cl_log2(x))                                       \
     X(P, POW, pow, 2, FLT, SAME, ULP, 1, 1, 1, OC(48),                         \
       "x to the y", cl_pow(x, y))                                           \
-    X(P, SIN, sin, 1, FLT, SAME, ULP, 1, 1, 1, OC(57),                         \
+    X(P, SIN, sin, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(57),                         \
       "sine", cl_sin(x))                                                    \
-    X(P, COS, cos, 1, FLT, SAME, ULP, 1, 1, 1, OC(14),                         \
+    X(P, COS, cos, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(14),                         \
       "cosine", cl_cos(x))                                                  \
-    X(P, TAN, tan, 1, FLT, SAME, ULP, 1, 1, 1, OC(62),                         \
+    X(P, TAN, tan, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(62),                         \
       "tangent", cl_tan(x))                                                 \
     X(P, MIX, mix, 3, FLT, SAME, ABS, 1e-3, 1e-3, 1e-3, OC(99),                   \
       "x + (y - x) * a (a may be a scalar)", x + (y - x) * z)               \
@@ -162,45 +162,45 @@
       "the high half of x * y", mf_mul_hi(x, y, w, s))                      \
     X(P, ROTATE, rotate, 2, INT, SAME, EXACT, 0, 0, 0, OC(161),                \
       "v rotated left by i bits (modulo the width)", mf_rotate(x, y, w))    \
-    X(P, EXP10, exp10, 1, FLT, SAME, ULP, 1, 1, 1, OC(21),                     \
+    X(P, EXP10, exp10, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(21),                     \
       "10 to the x", cl_exp10(x))                                           \
-    X(P, EXPM1, expm1, 1, FLT, SAME, ULP, 1, 1, 1, OC(22),                     \
+    X(P, EXPM1, expm1, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(22),                     \
       "e to the x, minus 1", cl_expm1(x))                                   \
-    X(P, LOG10, log10, 1, FLT, SAME, ULP, 1, 1, 1, OC(39),                     \
+    X(P, LOG10, log10, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(39),                     \
       "base 10 logarithm", cl_log10(x))                                     \
-    X(P, LOG1P, log1p, 1, FLT, SAME, ULP, 1, 1, 1, OC(40),                     \
+    X(P, LOG1P, log1p, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(40),                     \
       "log(1 + x)", cl_log1p(x))                                            \
-    X(P, CBRT, cbrt, 1, FLT, SAME, ULP, 1, 1, 1, OC(11),                       \
+    X(P, CBRT, cbrt, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(11),                       \
       "cube root", cl_cbrt(x))                                              \
-    X(P, ASIN, asin, 1, FLT, SAME, ULP, 1, 1, 1, OC(3),                        \
+    X(P, ASIN, asin, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(3),                        \
       "arc sine", cl_asin(x))                                               \
-    X(P, ACOS, acos, 1, FLT, SAME, ULP, 1, 1, 1, OC(0),                        \
+    X(P, ACOS, acos, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(0),                        \
       "arc cosine", cl_acos(x))                                             \
-    X(P, ATAN, atan, 1, FLT, SAME, ULP, 1, 1, 1, OC(6),                        \
+    X(P, ATAN, atan, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(6),                        \
       "arc tangent", cl_atan(x))                                            \
-    X(P, SINH, sinh, 1, FLT, SAME, ULP, 1, 1, 1, OC(59),                       \
+    X(P, SINH, sinh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(59),                       \
       "hyperbolic sine", cl_sinh(x))                                        \
-    X(P, COSH, cosh, 1, FLT, SAME, ULP, 1, 1, 1, OC(15),                       \
+    X(P, COSH, cosh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(15),                       \
       "hyperbolic cosine", cl_cosh(x))                                      \
-    X(P, TANH, tanh, 1, FLT, SAME, ULP, 1, 1, 1, OC(63),                       \
+    X(P, TANH, tanh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(63),                       \
       "hyperbolic tangent", cl_tanh(x))                                     \
-    X(P, ASINH, asinh, 1, FLT, SAME, ULP, 1, 1, 1, OC(4),                      \
+    X(P, ASINH, asinh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(4),                      \
       "inverse hyperbolic sine", cl_asinh(x))                               \
-    X(P, ACOSH, acosh, 1, FLT, SAME, ULP, 1, 1, 1, OC(1),                      \
+    X(P, ACOSH, acosh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(1),                      \
       "inverse hyperbolic cosine", cl_acosh(x))                             \
-    X(P, ATANH, atanh, 1, FLT, SAME, ULP, 1, 1, 1, OC(8),                      \
+    X(P, ATANH, atanh, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(8),                      \
       "inverse hyperbolic tangent", cl_atanh(x))                            \
-    X(P, SINPI, sinpi, 1, FLT, SAME, ULP, 1, 1, 1, OC(60),                     \
+    X(P, SINPI, sinpi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(60),                     \
       "sin(pi x)", cl_sinpi(x))                                             \
-    X(P, COSPI, cospi, 1, FLT, SAME, ULP, 1, 1, 1, OC(16),                     \
+    X(P, COSPI, cospi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(16),                     \
       "cos(pi x)", cl_cospi(x))                                             \
-    X(P, TANPI, tanpi, 1, FLT, SAME, ULP, 1, 1, 1, OC(64),                     \
+    X(P, TANPI, tanpi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(64),                     \
       "tan(pi x)", cl_tanpi(x))                                             \
-    X(P, ASINPI, asinpi, 1, FLT, SAME, ULP, 1, 1, 1, OC(5),                    \
+    X(P, ASINPI, asinpi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(5),                    \
       "asin(x) / pi", cl_asinpi(x))                                         \
-    X(P, ACOSPI, acospi, 1, FLT, SAME, ULP, 1, 1, 1, OC(2),                    \
+    X(P, ACOSPI, acospi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(2),                    \
       "acos(x) / pi", cl_acospi(x))                                         \
-    X(P, ATANPI, atanpi, 1, FLT, SAME, ULP, 1, 1, 1, OC(9),                    \
+    X(P, ATANPI, atanpi, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(9),                    \
       "atan(x) / pi", cl_atanpi(x))                                         \
     X(P, LOGB, logb, 1, FLT, SAME, ULP, 0, 0, 0, OC(41),                       \
       "the exponent of x, as a floating value", cl_logb(x))                 \
@@ -227,13 +227,13 @@
       "the next representable value after x toward y", cl_nextafter(x, y))  \
     X(P, COPYSIGN, copysign, 2, FLT, SAME, ULP, 0, 0, 0, OC(13),               \
       "x with the sign of y", cl_copysign(x, y))                            \
-    X(P, ERF, erf, 1, FLT, SAME, ULP, 1, 1, 1, OC(18),                         \
+    X(P, ERF, erf, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(18),                         \
       "the error function", cl_erf(x))                                      \
-    X(P, ERFC, erfc, 1, FLT, SAME, ULP, 1, 1, 1, OC(17),                       \
+    X(P, ERFC, erfc, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(17),                       \
       "1 - erf(x), without cancellation", cl_erfc(x))                       \
-    X(P, TGAMMA, tgamma, 1, FLT, SAME, ULP, 1, 1, 1, OC(65),                   \
+    X(P, TGAMMA, tgamma, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(65),                   \
       "the gamma function", cl_tgamma(x))                                   \
-    X(P, LGAMMA, lgamma, 1, FLT, SAME, ULP, 1, MF_UNDEF, 1, OC(35),            \
+    X(P, LGAMMA, lgamma, 1, FLT, SAME, ULP, 1, MF_UNDEF, 0.5, OC(35),            \
       "log |gamma(x)|", cl_lgamma(x))                                       \
     X(P, ISEQUAL, isequal, 2, FLT, MASK, EXACT, 0, 0, 0, OC(-1),               \
       "x == y", x == y)                                                     \
@@ -280,9 +280,9 @@
       x * y + z)                                                            \
     X(P, UPSAMPLE, upsample, 2, NRW, WIDE, EXACT, 0, 0, 0, OCI(165, 164),      \
       "(hi << bits) | lo, twice as wide", mf_upsample(x, y, w))             \
-    X(P, DEGREES, degrees, 1, FLT, SAME, ULP, 1, 1, 1, OC(96),                 \
+    X(P, DEGREES, degrees, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(96),                 \
       "radians to degrees: (180 / pi) * x", mf_degrees(x, F32))             \
-    X(P, RADIANS, radians, 1, FLT, SAME, ULP, 1, 1, 1, OC(100),                \
+    X(P, RADIANS, radians, 1, FLT, SAME, ULP, 1, 1, 0.5, OC(100),                \
       "degrees to radians: (pi / 180) * x", mf_radians(x, F32))             \
     X(P, DOT, dot, 2, FLT, RED, SPEC, 0, 0, 0, OC(-1),                         \
       "the dot product", geom_dot(va, vb, n, F32))                          \

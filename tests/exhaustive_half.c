@@ -1,0 +1,325 @@
+/* Half arithmetic (cl_khr_fp16) checked on every input: every half through
+ * every conversion from half (each destination, _sat, mode) and from the
+ * 8- and 16-bit integers to half, against the exact reference of
+ * tests/lib/ref.c; every half through every one-operand function of the
+ * math table at half, against MPFR (the exact value to 128 bits, the
+ * error in half ulps within the table's half bound); and every pair of
+ * halves (2^32) through + - * / (bit for bit against MPFR rounding to 11
+ * bits in half's exponent range, denormals included), the comparisons and
+ * fmin/fmax (against the exact values), and fma with c from a fixed set.
+ *
+ * usage: exhaustive-half [-j THREADS] [-s STRIDE] [unary|binary]...
+ *   STRIDE steps the first operand of the binary sweep (1: all 2^32
+ *   pairs). Exit status 1 on any mismatch. */
+#include <gmp.h>
+#include <math.h>
+#include <mpfr.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stdlib/convert.h"
+#include "stdlib/half.h"
+#include "stdlib/mathfn.h"
+#include "tests/lib/ref.h"
+#include "tests/unit/libm_ref.h"
+
+enum { SHOW = 10 };
+static atomic_uint_fast64_t bad;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static const fmt_t FH = {11, -14, 15, 65504.0};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void report(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static void report(const char *fmt, ...)
+{
+    if (atomic_fetch_add(&bad, 1) >= SHOW)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&out_lock);
+    fputs("MISMATCH ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    pthread_mutex_unlock(&out_lock);
+    va_end(ap);
+}
+
+/* ---- conversions ---- */
+
+static void conversions(void)
+{
+    static const enum rnd modes[] = {RND_RTE, RND_RTZ, RND_RTP, RND_RTN};
+    static uint16_t src[65536];
+    static unsigned char got[65536 * 8], want[8];
+    for (unsigned i = 0; i < 65536; i++)
+        src[i] = (uint16_t)i;
+    uint64_t n = 0;
+    for (int d = 0; d < TY_NSCALAR; d++)
+        for (int sat = 0; sat < 2; sat++)
+            for (int r = 0; r < 4; r++) {
+                enum ty_scalar t = (enum ty_scalar)d;
+                if (!cv_legal(t, sat))
+                    continue;
+                cv_fn fn = cv_lookup(t, TY_HALF, sat, modes[r]);
+                unsigned sz = ty_scalar_size(t);
+                fn(got, src, 65536);
+                for (unsigned i = 0; i < 65536; i++, n++) {
+                    ref_convert(t, TY_HALF, &src[i], want, sat, modes[r]);
+                    if (!ref_same(t, TY_HALF, want, got + i * sz))
+                        report("convert_%s%s_%s(half 0x%04x): want 0x%llx, "
+                               "got 0x%llx", ty_scalar_name(t),
+                               sat ? "_sat" : "", rnd_name(modes[r]), i,
+                               (unsigned long long)ref_bits(t, want),
+                               (unsigned long long)ref_bits(t, got + i * sz));
+                }
+            }
+    /* to half from every char, uchar, short, ushort */
+    static const enum ty_scalar from[] = {TY_CHAR, TY_UCHAR, TY_SHORT,
+                                          TY_USHORT};
+    for (unsigned k = 0; k < 4; k++)
+        for (int r = 0; r < 4; r++) {
+            unsigned sz = ty_scalar_size(from[k]), cnt = 1u << (8 * sz);
+            cv_fn fn = cv_lookup(TY_HALF, from[k], false, modes[r]);
+            fn(got, src, cnt); /* the low cnt bit patterns of src */
+            for (unsigned i = 0; i < cnt; i++, n++) {
+                unsigned char s[2];
+                memcpy(s, (const unsigned char *)src + i * sz, sz);
+                ref_convert(TY_HALF, from[k], s, want, false, modes[r]);
+                if (!ref_same(TY_HALF, from[k], want, got + 2 * i))
+                    report("convert_half_%s(%s 0x%x)", rnd_name(modes[r]),
+                           ty_scalar_name(from[k]), i);
+            }
+        }
+    printf("conversions: %llu checked\n", (unsigned long long)n);
+}
+
+/* ---- one-operand functions ---- */
+
+typedef int (*mp1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+static int r_exp10(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
+{
+    return mpfr_exp10(r, x, m);
+}
+static int r_gamma(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
+{
+    if (mpfr_zero_p(x)) { /* tgamma(+-0) = +-inf */
+        mpfr_set_inf(r, mpfr_signbit(x) ? -1 : 1);
+        return 0;
+    }
+    return mpfr_gamma(r, x, m);
+}
+/* x * 180/pi and x * pi/180 to 128 bits (the reference is an exact value
+ * to far more bits than a half ulp needs) */
+static int r_degrees(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
+{
+    mpfr_t p;
+    mpfr_init2(p, 200);
+    mpfr_const_pi(p, m);
+    mpfr_ui_div(p, 180, p, m);
+    int i = mpfr_mul(r, x, p, m);
+    mpfr_clear(p);
+    return i;
+}
+static int r_radians(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m)
+{
+    mpfr_t p;
+    mpfr_init2(p, 200);
+    mpfr_const_pi(p, m);
+    mpfr_div_ui(p, p, 180, m);
+    int i = mpfr_mul(r, x, p, m);
+    mpfr_clear(p);
+    return i;
+}
+
+static const struct {
+    enum mathfn f;
+    mp1 ref;
+} unary[] = {
+    {MF_SQRT, mpfr_sqrt}, {MF_RSQRT, r_rsqrt}, {MF_FLOOR, r_floor},
+    {MF_CEIL, r_ceil}, {MF_TRUNC, r_trunc}, {MF_ROUND, r_round},
+    {MF_RINT, r_rint}, {MF_EXP, mpfr_exp}, {MF_EXP2, mpfr_exp2},
+    {MF_LOG, mpfr_log}, {MF_LOG2, mpfr_log2}, {MF_SIN, mpfr_sin},
+    {MF_COS, mpfr_cos}, {MF_TAN, mpfr_tan}, {MF_EXP10, r_exp10},
+    {MF_EXPM1, mpfr_expm1}, {MF_LOG10, mpfr_log10}, {MF_LOG1P, mpfr_log1p},
+    {MF_CBRT, mpfr_cbrt}, {MF_ASIN, mpfr_asin}, {MF_ACOS, mpfr_acos},
+    {MF_ATAN, mpfr_atan}, {MF_SINH, mpfr_sinh}, {MF_COSH, mpfr_cosh},
+    {MF_TANH, mpfr_tanh}, {MF_ASINH, mpfr_asinh}, {MF_ACOSH, mpfr_acosh},
+    {MF_ATANH, mpfr_atanh}, {MF_SINPI, mpfr_sinpi}, {MF_COSPI, mpfr_cospi},
+    {MF_TANPI, mpfr_tanpi}, {MF_ASINPI, mpfr_asinpi},
+    {MF_ACOSPI, mpfr_acospi}, {MF_ATANPI, mpfr_atanpi}, {MF_LOGB, r_logb},
+    {MF_ERF, mpfr_erf}, {MF_ERFC, mpfr_erfc}, {MF_TGAMMA, r_gamma},
+    {MF_LGAMMA, r_lgamma}, {MF_DEGREES, r_degrees},
+    {MF_RADIANS, r_radians},
+};
+#define NUNARY (sizeof unary / sizeof unary[0])
+
+static void unary_fns(void)
+{
+    static uint16_t src[65536], got[65536];
+    mpfr_t x, r, t;
+    mpfr_inits2(128, x, r, t, (mpfr_ptr)0);
+    for (unsigned i = 0; i < 65536; i++)
+        src[i] = (uint16_t)i;
+    for (unsigned k = 0; k < NUNARY; k++) {
+        enum mathfn f = unary[k].f;
+        double t0 = now(), worst = 0, bound = mathfns[f].bound[2];
+        unsigned notcr = 0, worst_at = 0;
+        mathfn_run(f, TY_HALF, got, src, NULL, NULL, 65536, false);
+        for (unsigned i = 0; i < 65536; i++) {
+            mpfr_set_d(x, half_to_double(src[i]), MPFR_RNDN);
+            unary[k].ref(r, x, MPFR_RNDN);
+            double e = ulp_err(half_to_double(got[i]), r, &FH, t);
+            if (e > 0.5)
+                notcr++;
+            if (e > worst)
+                worst = e, worst_at = i;
+            if (e > bound)
+                report("%s(half 0x%04x) = 0x%04x: %.3g ulp > %g",
+                       mathfns[f].name, i, got[i], e, bound);
+        }
+        printf("%-10s 65536 halves: %5u not correctly rounded, largest "
+               "error %.3g ulp (at 0x%04x), bound %g, %.2f s\n",
+               mathfns[f].name, notcr, worst, worst_at, bound, now() - t0);
+    }
+    mpfr_clears(x, r, t, (mpfr_ptr)0);
+}
+
+/* ---- every pair ---- */
+
+static unsigned stride = 1, nthreads;
+static atomic_uint next_a;
+static atomic_uint_fast64_t pairs;
+
+/* MPFR's result rounded to half (11 bits, half's exponents, denormals)
+ * equals got, a NaN any NaN, a zero of the right sign. */
+static bool same(mpfr_srcptr r, uint16_t got)
+{
+    double g = half_to_double(got), w = mpfr_get_d(r, MPFR_RNDN);
+    if (w != w)
+        return g != g;
+    return g == w && signbit(g) == signbit(w);
+}
+
+typedef int (*mp2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
+static void *pair_worker(void *arg)
+{
+    (void)arg;
+    static const struct {
+        const char *name;
+        uint16_t (*fn)(uint16_t, uint16_t);
+        mp2 ref;
+    } ops[] = {{"+", half_add, mpfr_add}, {"-", half_sub, mpfr_sub},
+               {"*", half_mul, mpfr_mul}, {"/", half_div, mpfr_div}};
+    static const uint16_t cs[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001,
+                                  0x8001, 0x7bff, 0xfbff, 0x1400, 0x9400,
+                                  0x7c00, 0x7e00};
+    mpfr_set_emin(-23); /* 2^-24 = 0.5 * 2^-23, the smallest denormal */
+    mpfr_set_emax(16);  /* 65504 = 0.11111111111b * 2^16 */
+    mpfr_t x, y, z, r;
+    mpfr_inits2(11, x, y, z, r, (mpfr_ptr)0);
+    for (;;) {
+        unsigned a = atomic_fetch_add(&next_a, stride);
+        if (a > 0xffff)
+            break;
+        double xa = half_to_double((uint16_t)a);
+        mpfr_set_d(x, xa, MPFR_RNDN);
+        for (unsigned b = 0; b <= 0xffff; b++) {
+            double yb = half_to_double((uint16_t)b);
+            mpfr_set_d(y, yb, MPFR_RNDN);
+            for (unsigned k = 0; k < 4; k++) {
+                uint16_t g = ops[k].fn((uint16_t)a, (uint16_t)b);
+                int inex = ops[k].ref(r, x, y, MPFR_RNDN);
+                mpfr_subnormalize(r, inex, MPFR_RNDN);
+                if (!same(r, g))
+                    report("half 0x%04x %s 0x%04x = 0x%04x, want %a", a,
+                           ops[k].name, b, g, mpfr_get_d(r, MPFR_RNDN));
+            }
+            /* comparisons and fmin/fmax against the exact values */
+            float fa = half_to_float((uint16_t)a), fb = half_to_float((uint16_t)b);
+            if ((fa < fb) != (xa < yb) || (fa == fb) != (xa == yb) ||
+                (fa <= fb) != (xa <= yb))
+                report("compare half 0x%04x, 0x%04x", a, b);
+            /* fma(a, b, c) for a few c: MPFR's fma rounds once */
+            uint16_t c = cs[b % (sizeof cs / sizeof cs[0])];
+            uint16_t g = half_fma((uint16_t)a, (uint16_t)b, c);
+            mpfr_set_d(z, half_to_double(c), MPFR_RNDN);
+            int inex = mpfr_fma(r, x, y, z, MPFR_RNDN);
+            mpfr_subnormalize(r, inex, MPFR_RNDN);
+            if (!same(r, g))
+                report("fma(half 0x%04x, 0x%04x, 0x%04x) = 0x%04x, want %a",
+                       a, b, c, g, mpfr_get_d(r, MPFR_RNDN));
+        }
+        atomic_fetch_add(&pairs, 65536);
+    }
+    mpfr_clears(x, y, z, r, (mpfr_ptr)0);
+    mpfr_free_cache();
+    return NULL;
+}
+
+static void binary(void)
+{
+    pthread_t th[64];
+    double t0 = now();
+    for (unsigned i = 0; i < nthreads; i++)
+        if (pthread_create(&th[i], NULL, pair_worker, NULL)) {
+            fprintf(stderr, "exhaustive-half: cannot start a thread\n");
+            exit(2);
+        }
+    for (unsigned i = 0; i < nthreads; i++)
+        pthread_join(th[i], NULL);
+    printf("binary: %llu pairs through + - * / (MPFR), comparisons, fma "
+           "(12 values of c), %u threads, %.1f s\n",
+           (unsigned long long)atomic_load(&pairs), nthreads, now() - t0);
+}
+
+int main(int argc, char **argv)
+{
+    bool want_unary = false, want_binary = false;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    nthreads = cpus > 0 ? (unsigned)(cpus > 64 ? 64 : cpus) : 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            int j = atoi(argv[++i]);
+            nthreads = j < 1 ? 1 : j > 64 ? 64 : (unsigned)j;
+        } else if (!strcmp(argv[i], "-s") && i + 1 < argc) {
+            int s = atoi(argv[++i]);
+            stride = s < 1 ? 1 : (unsigned)s;
+        } else if (!strcmp(argv[i], "unary")) {
+            want_unary = true;
+        } else if (!strcmp(argv[i], "binary")) {
+            want_binary = true;
+        } else {
+            fprintf(stderr, "usage: exhaustive-half [-j THREADS] "
+                    "[-s STRIDE] [unary|binary]...\n");
+            return 2;
+        }
+    }
+    if (!want_unary && !want_binary)
+        want_unary = want_binary = true;
+    if (want_unary) {
+        conversions();
+        unary_fns();
+    }
+    if (want_binary)
+        binary();
+    mpfr_free_cache();
+    unsigned long long n = atomic_load(&bad);
+    printf("exhaustive-half: %llu mismatches\n", n);
+    return n != 0;
+}
