@@ -134,6 +134,11 @@ $(BUILD)/exhaustive-half: tests/exhaustive_half.c $(TLIB_SRC) $(LIB)
 check-exhaustive-half: $(BUILD)/exhaustive-half
 	$(BUILD)/exhaustive-half
 
+# Its fixed-seed sample in make test also links MPFR.
+$(BUILD)/tests/test_fp16: $(BUILD)/obj/tests/unit/test_fp16.o $(TLIB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -lmpfr -lgmp -o $@
+
 demo: $(BUILD)/demo
 	$(BUILD)/demo
 

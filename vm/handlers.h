@@ -322,7 +322,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_ABS(S) BYKIND(H_ABS_, S)(S)
 #define H_ABS_U(S) EW1(u##S, t##S, x)
 #define H_ABS_S(S) EW1(u##S, t##S, x < 0 ? 0u - (a##S)x : (a##S)x)
-#define H_FABS(S) EW1(u##S, u##S, x & (u##S)(~(u##S)0 >> 1))
+#define H_FABS(S) EW1(u##S, u##S, x & (u##S)((u##S)~(u##S)0 >> 1))
 
 /* Math built-ins: stdlib's loop over the elements (into scratch when
  * lanes are masked off, then blended). FTEST's true value is 1 for a
