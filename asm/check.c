@@ -430,9 +430,9 @@ _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
                "ASM_MF_BASE_SAME counts on MATH1..3 in a row");
 
 static const char *const dom_words[] = {
-    "float or double", "float", "integers", "int or uint",
+    "half, float or double", "float", "integers", "int or uint",
     "char, uchar, short, ushort, int or uint", "signed integers",
-    "uint or ulong", "integers, float or double", "any type"};
+    "ushort, uint or ulong", "any type", "any type"};
 
 /* A math built-in of stdlib/mathfn.h: the gentype t comes from the
  * operands (all of them alike, or the first where the others have other
@@ -680,7 +680,7 @@ static bool check_fn(A *a, node *n)
         bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMIN ||
                    n->op == F_FMAX;
         if (flt && is_int(t)) {
-            asm_error_node(a, n, "%s takes float or double, not %s", name,
+            asm_error_node(a, n, "%s takes half, float or double, not %s", name,
                            tn(t, b1));
             return false;
         }

@@ -10,12 +10,12 @@
 
 /* The gentype T of each domain, in words. */
 static const char *const gentype[] = {
-    [MFD_FLT] = "float or double",  [MFD_F32] = "float",
+    [MFD_FLT] = "half, float or double", [MFD_F32] = "float",
     [MFD_INT] = "any integer type", [MFD_I32] = "int or uint",
     [MFD_NRW] = "char, uchar, short, ushort, int or uint",
     [MFD_SGN] = "char, short, int or long",
-    [MFD_UNS] = "uint or ulong",
-    [MFD_ANY] = "any integer type, float or double",
+    [MFD_UNS] = "ushort, uint or ulong",
+    [MFD_ANY] = "any type, half too",
     [MFD_ALL] = "any type, half too"};
 
 /* The widths T takes, by shape. */
