@@ -287,7 +287,9 @@ static bool convert_lit(A *a, node *n, ty_t t, bool strict)
             return false;
         }
     } else {
-        if (s.s == TY_FLOAT && t.s == TY_HALF && strict) {
+        /* NAN and INFINITY (float constants) mean the same in half */
+        bool special = (v & 0x7f800000u) == 0x7f800000u;
+        if (s.s == TY_FLOAT && t.s == TY_HALF && strict && !special) {
             asm_error_node(a, n, "%.*s is a %s constant; the operand is %s "
                            "(drop the suffix)", SPAN(a, n),
                            ty_name(s, b1), ty_name(t, b2));
