@@ -456,6 +456,16 @@ static bool impl_precision(const char *expr)
     return any;
 }
 
+/* Does the expression name the type half (half, half4, ...; not half_)? */
+static bool names_half(const char *p)
+{
+    for (const char *q = p; (q = strstr(q, "half")) != NULL; q += 4)
+        if ((q == p || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) &&
+            q[4] != '_')
+            return true;
+    return false;
+}
+
 int rc_compare(repl *r, char *args)
 {
     ty_t t = {0};
@@ -510,6 +520,13 @@ int rc_compare(repl *r, char *args)
                    prof_what((enum prof_id)p, (enum note_id)id));
     }
     bool imprecise = impl_precision(args);
+    if (t.s == TY_HALF || names_half(args)) {
+        printf("half: no peer device has cl_khr_fp16 in OpenCL, so every "
+               "profile gives clvm's half arithmetic\n");
+        for (int p = 0; p < PROF_COUNT; p++)
+            printf("  %-7s %s\n", prof_name((enum prof_id)p),
+                   prof_half((enum prof_id)p));
+    }
     if (!all && !imprecise)
         printf("no implementation-defined or undefined case: every profile "
                "gives the spec's result\n");
