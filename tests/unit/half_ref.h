@@ -89,6 +89,4 @@ static bool same(mpfr_srcptr r, uint16_t got)
     return g == w && signbit(g) == signbit(w);
 }
 
-typedef int (*mp2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
-
 #endif
