@@ -132,6 +132,15 @@ static uint64_t ref_int(unsigned base, char kind, unsigned bits, unsigned n,
     return 0xdead;
 }
 
+/* A comparison of two floating values (exact as doubles): tv or 0. */
+static uint64_t ref_cmp(unsigned base, double x, double y, uint64_t tv)
+{
+    bool r = base == BCB_EQ ? x == y : base == BCB_NE ? x != y
+             : base == BCB_LT ? x < y : base == BCB_LE ? x <= y
+             : base == BCB_GT ? x > y : x >= y;
+    return r ? tv : 0;
+}
+
 static uint64_t ref_f32(unsigned base, unsigned n, uint64_t ua, uint64_t ub,
                         uint64_t uc)
 {
@@ -150,12 +159,8 @@ static uint64_t ref_f32(unsigned base, unsigned n, uint64_t ua, uint64_t ub,
     case BCB_MAX: r = fmaxf(x, y); break;
     case BCB_CLAMP: r = fminf(fmaxf(x, y), z); break;
     case BCB_FABS: r = fabsf(x); break;
-    case BCB_EQ: return x == y ? tv : 0;
-    case BCB_NE: return x != y ? tv : 0;
-    case BCB_LT: return x < y ? tv : 0;
-    case BCB_LE: return x <= y ? tv : 0;
-    case BCB_GT: return x > y ? tv : 0;
-    case BCB_GE: return x >= y ? tv : 0;
+    case BCB_EQ: case BCB_NE: case BCB_LT: case BCB_LE: case BCB_GT:
+    case BCB_GE: return ref_cmp(base, x, y, tv);
     }
     return fbits(r);
 }
@@ -177,12 +182,8 @@ static uint64_t ref_f64(unsigned base, unsigned n, uint64_t ua, uint64_t ub,
     case BCB_MAX: r = fmax(x, y); break;
     case BCB_CLAMP: r = fmin(fmax(x, y), z); break;
     case BCB_FABS: r = fabs(x); break;
-    case BCB_EQ: return x == y ? tv : 0;
-    case BCB_NE: return x != y ? tv : 0;
-    case BCB_LT: return x < y ? tv : 0;
-    case BCB_LE: return x <= y ? tv : 0;
-    case BCB_GT: return x > y ? tv : 0;
-    case BCB_GE: return x >= y ? tv : 0;
+    case BCB_EQ: case BCB_NE: case BCB_LT: case BCB_LE: case BCB_GT:
+    case BCB_GE: return ref_cmp(base, x, y, tv);
     }
     return dbits(r);
 }
@@ -215,12 +216,8 @@ static uint64_t ref_f16(unsigned base, unsigned n, uint64_t ua, uint64_t ub,
         double v = half_to_double(m), w = half_to_double(c);
         return v <= w || w != w ? m : c;
     }
-    case BCB_EQ: return x == y ? tv : 0;
-    case BCB_NE: return x != y ? tv : 0;
-    case BCB_LT: return x < y ? tv : 0;
-    case BCB_LE: return x <= y ? tv : 0;
-    case BCB_GT: return x > y ? tv : 0;
-    case BCB_GE: return x >= y ? tv : 0;
+    case BCB_EQ: case BCB_NE: case BCB_LT: case BCB_LE: case BCB_GT:
+    case BCB_GE: return ref_cmp(base, x, y, tv);
     }
     return half_from_double(r, RND_RTE);
 }
