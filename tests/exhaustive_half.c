@@ -143,6 +143,74 @@ static void unary_fns(void)
     mpfr_clears(x, r, t, (mpfr_ptr)0);
 }
 
+/* The other one-operand functions on every half: the tests against the
+ * bits themselves, sign, ilogb, frexp, modf and fract by exact identities
+ * in double, sincos against MPFR within its half bound. */
+static void other_unary(void)
+{
+    static const enum mathfn tests[] = {MF_ISNAN, MF_ISINF, MF_ISFINITE,
+                                        MF_SIGNBIT, MF_ISNORMAL};
+    uint64_t n = 0;
+    mpfr_t x, r, t;
+    mpfr_inits2(128, x, r, t, (mpfr_ptr)0);
+    for (unsigned i = 0; i < 65536; i++, n++) {
+        uint16_t h = (uint16_t)i, m[5];
+        unsigned e = h >> 10 & 31, f = h & 0x3ff;
+        bool want[5] = {e == 31 && f, e == 31 && !f, e != 31, h >> 15,
+                        e != 0 && e != 31};
+        for (unsigned k = 0; k < 5; k++) {
+            mathfn_run(tests[k], TY_HALF, &m[k], &h, NULL, NULL, 1, true);
+            if (m[k] != (want[k] ? 0xffff : 0))
+                report("%s(half 0x%04x) = 0x%04x", mathfns[tests[k]].name, h,
+                       m[k]);
+        }
+        double v = half_to_double(h), a, b;
+        uint16_t g, g2;
+        int ie;
+        ty_t t1 = {TY_HALF, 1};
+        mathfn_run(MF_SIGN, TY_HALF, &g, &h, NULL, NULL, 1, false);
+        a = half_to_double(g);
+        if (v == v && (v > 0 ? a != 1 : v < 0 ? a != -1
+                       : g != h) && !(e == 31 && f))
+            report("sign(half 0x%04x) = 0x%04x", h, g);
+        if (v != v || v - v != 0)
+            continue; /* the identities below are for finite values */
+        mathfn_one(MF_ILOGB, t1, 0, false, &ie, &h, NULL, NULL);
+        if (v != 0 && (fabs(v) < ldexp(1, ie) || fabs(v) >= ldexp(2, ie)))
+            report("ilogb(half 0x%04x) = %d", h, ie);
+        mathfn_one(MF_FREXP, t1, 0, false, &g, &h, NULL, NULL);
+        mathfn_one(MF_FREXP, t1, 0, true, &ie, &h, NULL, NULL);
+        a = half_to_double(g);
+        if (ldexp(a, ie) != v || (v != 0 && (fabs(a) < 0.5 || fabs(a) >= 1)))
+            report("frexp(half 0x%04x) = 0x%04x, %d", h, g, ie);
+        mathfn_one(MF_MODF, t1, 0, false, &g, &h, NULL, NULL);
+        mathfn_one(MF_MODF, t1, 0, true, &g2, &h, NULL, NULL);
+        a = half_to_double(g), b = half_to_double(g2);
+        if (a + b != v || b != trunc(v) || signbit(a) != signbit(v))
+            report("modf(half 0x%04x) = 0x%04x, 0x%04x", h, g, g2);
+        mathfn_one(MF_FRACT, t1, 0, false, &g, &h, NULL, NULL);
+        mathfn_one(MF_FRACT, t1, 0, true, &g2, &h, NULL, NULL);
+        a = half_to_double(g), b = half_to_double(g2);
+        /* x - floor(x) is exact in double; rounded once, then capped */
+        double fr = half_to_double(half_from_double(v - floor(v), RND_RTE));
+        if (b != floor(v) || a != fmin(fr, 0x1.ffcp-1))
+            report("fract(half 0x%04x) = 0x%04x, 0x%04x", h, g, g2);
+        mathfn_one(MF_SINCOS, t1, 0, false, &g, &h, NULL, NULL);
+        mathfn_one(MF_SINCOS, t1, 0, true, &g2, &h, NULL, NULL);
+        mpfr_set_d(x, v, MPFR_RNDN);
+        mpfr_sin(r, x, MPFR_RNDN);
+        a = ulp_err(half_to_double(g), r, &FH, t);
+        mpfr_cos(r, x, MPFR_RNDN);
+        b = ulp_err(half_to_double(g2), r, &FH, t);
+        if (a > mathfns[MF_SINCOS].bound[2] || b > mathfns[MF_SINCOS].bound[2])
+            report("sincos(half 0x%04x): %g, %g ulp", h, a, b);
+    }
+    mpfr_clears(x, r, t, (mpfr_ptr)0);
+    printf("isnan isinf isfinite signbit isnormal sign ilogb frexp modf "
+           "fract sincos: 65536 halves each\n");
+    (void)n;
+}
+
 /* ---- every pair ---- */
 
 static unsigned stride = 1, nthreads;
@@ -261,6 +329,7 @@ int main(int argc, char **argv)
     if (want_unary) {
         conversions();
         unary_fns();
+        other_unary();
     }
     if (want_binary)
         binary();
