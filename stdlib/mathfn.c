@@ -147,7 +147,8 @@ const char *mathfn_accuracy(enum mathfn f, char buf[128])
     char acc[3][32];
     for (int k = 0; k < 3; k++)
         bound_text(m, k, acc[k]);
-    if (m->dom != MFD_FLT || (!strcmp(acc[0], acc[1]) && !strcmp(acc[0], acc[2])))
+    if (m->dom != MFD_FLT ||
+        (!strcmp(acc[0], acc[1]) && !strcmp(acc[0], acc[2])))
         snprintf(buf, 128, "%s", acc[0]);
     else if (!strcmp(acc[0], acc[1]))
         snprintf(buf, 128, "float, double %s; half %s", acc[0], acc[2]);
