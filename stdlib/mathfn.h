@@ -302,7 +302,7 @@
       geom_length(va, n, F32))                                              \
     X(P, FAST_DISTANCE, fast_distance, 2, F32, RED, SPEC, 0, 0, 0, OC(108), \
       "fast_length(p0 - p1)", geom_distance(va, vb, n, F32))                \
-    X(P, FAST_NORMALIZE, fast_normalize, 1, F32, VEC, SPEC, 0, 0, 0,      \
+    X(P, FAST_NORMALIZE, fast_normalize, 1, F32, VEC, SPEC, 0, 0, 0,        \
       OC(110),                                                              \
       "p * half_rsqrt(sum of squares), within 8192 ulp",                    \
       geom_normalize(vr, va, n, F32))                                       \
