@@ -576,6 +576,47 @@ static bool check_typeof(A *a, node *n)
     return true;
 }
 
+/* atomic_NAME(p, ...), atom_NAME(p, ...): p points to a scalar of the
+ * function's types in global or local memory that may be written; the
+ * values have its type. */
+static bool check_atomic(A *a, node *n, enum atomic_fn f, bool atom)
+{
+    char b1[48];
+    const char *name = asm_fns[n->op].name;
+    node *p = n->args[0];
+    enum ty_scalar s = (enum ty_scalar)p->x.t.s;
+    if (p->x.cls != X_PTR) {
+        asm_error_node(a, p, "%s needs a pointer, not %s", name,
+                       is_flex(p) ? "a number" : diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if (p->x.t.n != 1 ||
+        !(s == TY_INT || s == TY_UINT ||
+          (atom && (s == TY_LONG || s == TY_ULONG)) ||
+          (!atom && atomic_fns[f].flt && s == TY_FLOAT))) {
+        asm_error_node(a, p, "%s takes a pointer to int or uint%s, not %s",
+                       name, atom ? ", long or ulong"
+                             : atomic_fns[f].flt ? " or float" : "",
+                       diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if ((p->x.space != BC_GLOBAL && p->x.space != BC_LOCAL) || p->x.cptr) {
+        asm_error_node(a, p, "%s needs a pointer to global or local data "
+                       "that may be written, not %s", name,
+                       diag_xty_name(&p->x, b1));
+        return false;
+    }
+    for (unsigned i = 1; i < n->nargs; i++) {
+        char what[48];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
+        if (!settle_coerce(a, n->args[i], TY(s, 1), false, what))
+            return false;
+    }
+    n->x = (xty){TY(s, 1), X_VAL, 0, false};
+    n->r = rng_type(n->x.t);
+    return true;
+}
+
 static bool check_fn(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
@@ -597,6 +638,10 @@ static bool check_fn(A *a, node *n)
                           mf & ASM_MF_OUT);
     if (n->op == F_VEC_STEP || n->op == F_SIZEOF)
         return check_typeof(a, n);
+    enum atomic_fn af;
+    bool atom;
+    if (asm_fn_atomic(n->op, &af, &atom))
+        return check_atomic(a, n, af, atom);
     switch (n->op) {
     case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:
@@ -616,12 +661,14 @@ static bool check_fn(A *a, node *n)
         n->r = n->op == F_GET_WORK_DIM ? (rng){1, 3, false}
                                        : (rng){0, INT64_MAX, false};
         return true;
-    case F_BARRIER: {
+    case F_BARRIER: case F_MEM_FENCE: case F_READ_MEM_FENCE:
+    case F_WRITE_MEM_FENCE: {
         node *f = n->args[0];
         if (!f->litonly || !fold_lit(a, f, TY(TY_UINT, 1)) || f->vv[0] > 3) {
             if (!a->failed)
-                asm_error_node(a, f, "barrier takes CLK_LOCAL_MEM_FENCE, "
-                               "CLK_GLOBAL_MEM_FENCE or both joined by '|'");
+                asm_error_node(a, f, "%s takes CLK_LOCAL_MEM_FENCE, "
+                               "CLK_GLOBAL_MEM_FENCE or both joined by '|'",
+                               name);
             return false;
         }
         n->sel[0] = (uint8_t)f->vv[0];

@@ -560,6 +560,22 @@ static bool p_barrier(D *d, const ins *in)
     return false;
 }
 
+/* d = atomic_NAME(p, a[, b]): atom_NAME for 64-bit elements, the
+ * operands the function takes. */
+static bool p_atomic(D *d, const ins *in)
+{
+    uint32_t f = in->w[4];
+    const atomic_info *ai = f < AT_COUNT ? &atomic_fns[f] : NULL;
+    fprintf(d->out, "%s = %s%s(%s", rn(d, in->w[0]),
+            ty_scalar_size((enum ty_scalar)bc_ops[in->op].elem) == 8
+                ? "atom_" : "atomic_",
+            ai ? ai->name : "?", rn(d, in->w[1]));
+    for (unsigned i = 0; ai && i < ai->nvals; i++)
+        fprintf(d->out, ", %s", rn(d, in->w[2 + i]));
+    fputc(')', d->out);
+    return false;
+}
+
 /* A call of an extern: d = NAME(l...) (CALL), NAME(l...) (CALLV). */
 static bool p_extern(D *d, const ins *in)
 {
@@ -642,7 +658,7 @@ static printer *const printers[128] = {
     ['l'] = p_load, ['L'] = p_store, ['n'] = p_vload, ['N'] = p_vstore,
     ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
     ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
-    ['B'] = p_block, ['T'] = p_jump,
+    ['B'] = p_block, ['T'] = p_jump, ['x'] = p_atomic,
 };
 
 /* One instruction as a statement (without indentation or newline). */

@@ -505,7 +505,8 @@ static void call_stmt(A *a, node *call)
     char bn[BI_NAME_MAX];
     if (!call || !at_eol(a) || !check_expr(a, call))
         return;
-    if (call->x.cls != X_VOID) {
+    if (call->x.cls != X_VOID && !(call->op < F_COUNT &&
+                                   asm_fns[call->op].base == BCB_ATOM)) {
         asm_error_node(a, call, "the result of %s is not used",
                        call->op == F_BI ? bi_format(&call->bi, bn)
                        : call->op == F_EXT ? a->extn[call->reg]

@@ -462,6 +462,13 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     case BCB_FTEST2: case BCB_MATHS:
         I->imm = o.i;
         break;
+    case BCB_ATOM:   /* a the pointer, b and c the values */
+        I->a = p->regoff[o.p];
+        I->b = p->regoff[o.a];
+        I->c = p->regoff[o.b];
+        I->imm = o.i;
+        I->len = I->align = (uint32_t)es;
+        break;
     case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: {
         /* the verifier checked the registers against the signature or
          * format; the handlers read them by their types */

@@ -727,6 +727,16 @@ typedef uint64_t MAY_ALIAS ua64;
         vmbreak;                                                            \
     }
 
+/* Atomics: out of line, lane by lane (atomic.c). Fences order this
+ * thread's accesses against other work-groups' threads; within a group
+ * the warps run one at a time, in order, already. */
+#define H_ATOM(S)                                                           \
+    if (UNLIKELY(vm_atomic(w, ip, exec)))                                   \
+        goto trap;
+#define H_FENCE(S) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#define H_RFENCE(S) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#define H_WFENCE(S) __atomic_thread_fence(__ATOMIC_RELEASE);
+
 /* Host calls and printf: out of line, lane by lane (native.c). */
 #define H_CALL(S)                                                           \
     if (UNLIKELY(vm_native_call(w, ip, exec)))                              \

@@ -45,6 +45,10 @@ vm_runfn vm_interp_pick(const void *const **tab);
  * element type s; NULL if s is not an integer. */
 vm_widen vm_widen_for(enum ty_scalar s);
 
+/* ATOM (atomic.c): the active lanes' read-modify-writes in lane order.
+ * 0, or -1 with w->fault filled (bounds, alignment). */
+int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec);
+
 /* Host calls and printf (native.c): run CALL/CALLV or PRINTF for the
  * active lanes. 0, or -1 with w->fault filled. */
 int vm_native_call(vm_warp *w, const vm_ins *I, uint64_t exec);
