@@ -11,6 +11,7 @@
  *             register, values computed straight into one
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
+ *   sync.c    atomics and memory fences -> ATOM, FENCE, RFENCE, WFENCE
  *   ext.c     OpenCL.std extended instructions -> clvm operations
  *   ops.c     the core instructions -> clvm operations
  *   xlate.c   kernels, functions (inlined), the structured tree ->
@@ -297,6 +298,13 @@ uint32_t sx_as(SX *x, uint32_t reg, ty_t want);
 int32_t sx_named(SX *x, const char *name, bc_reg r);
 /* The register holding integer constant v of type t. */
 uint32_t sx_const(SX *x, ty_t t, uint64_t v);
+
+/* ---- sync.c ---- */
+
+/* OpAtomic* at x->at as ATOM; false if op is no atomic clvm runs. */
+bool sx_atomic(SX *x, uint32_t op);
+/* OpMemoryBarrier at x->at. */
+void sx_fence(SX *x);
 
 /* ---- ext.c ---- */
 
