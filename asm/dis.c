@@ -561,19 +561,24 @@ static bool p_barrier(D *d, const ins *in)
 }
 
 /* d = atomic_NAME(p, a[, b]): atom_NAME for 64-bit elements, the
- * operands the function takes. */
+ * operands the function takes, each in the pointee's type (as_T views
+ * where a register has the other sign). */
 static bool p_atomic(D *d, const ins *in)
 {
     uint32_t f = in->w[4];
     const atomic_info *ai = f < AT_COUNT ? &atomic_fns[f] : NULL;
-    fprintf(d->out, "%s = %s%s(%s", rn(d, in->w[0]),
+    ty_t pt = TY(reg(d, in->w[1])->type.s, 1);
+    bool close = dest(d, in->w[0], pt);
+    fprintf(d->out, "%s%s(%s",
             ty_scalar_size((enum ty_scalar)bc_ops[in->op].elem) == 8
                 ? "atom_" : "atomic_",
             ai ? ai->name : "?", rn(d, in->w[1]));
-    for (unsigned i = 0; ai && i < ai->nvals; i++)
-        fprintf(d->out, ", %s", rn(d, in->w[2 + i]));
+    for (unsigned i = 0; ai && i < ai->nvals; i++) {
+        fputs(", ", d->out);
+        operand(d, in->w[2 + i], pt);
+    }
     fputc(')', d->out);
-    return false;
+    return close;
 }
 
 /* A call of an extern: d = NAME(l...) (CALL), NAME(l...) (CALLV). */

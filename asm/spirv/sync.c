@@ -97,6 +97,10 @@ bool sx_atomic(SX *x, uint32_t op)
     enum ty_scalar s = (enum ty_scalar)t.s;
     if (s == TY_FLOAT && a->fn != AT_XCHG)
         sx_refuse(x, "%s on float", spv_opname(op));
+    if (a->sign != 'p' && (a->sign == 's') != ty_is_signed(s))
+        sx_refuse(x, "%s through a pointer to %s (a pointer cast to the "
+                  "other signedness) is not supported yet", spv_opname(op),
+                  ty_scalar_name(s));
     uint32_t d = sx_def(x, t);
     uint32_t va = a->cmp ? sx_reg(x, a->cmp) : a->val ? sx_reg(x, a->val) : d;
     uint32_t vb = a->val ? sx_reg(x, a->val) : va;

@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 512 --local 128 --threads 4 --arg cnt=zeros:16 --arg s=zeros:64 --arg m=@tests/run/data/ff8.bin --arg f=zeros:16 --arg big=zeros:24 --arg t=local:12 --arg tiles=zeros:16 --print cnt --print s --print m:hex --print f --print big --print tiles
+// RUN: clvm run %s --global 512 --local 128 --threads 4 --arg cnt=zeros:16 --arg s=zeros:64 --arg m=@tests/run/data/ff12.bin --arg f=zeros:16 --arg big=zeros:24 --arg t=local:12 --arg u=@tests/run/data/ff12.bin --arg tiles=zeros:16 --print cnt --print s --print m:hex --print f --print big --print u --print tiles
 // OpenCL C atomics through SPIR-V (OpAtomicIAdd ... OpAtomicCompareExchange,
 // OpMemoryBarrier): contention in a warp, across warps and across groups on
 // 4 threads. The values printed do not depend on the order of the groups;
@@ -8,6 +8,7 @@
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 kernel void atomics(global uint *cnt, global int *s, global int *m,
                     global float *f, global long *big, local uint *t,
+                    global uint *u,
                     global uint *tiles)
 {
     int i = get_global_id(0);
@@ -22,8 +23,9 @@ kernel void atomics(global uint *cnt, global int *s, global int *m,
     atomic_dec(&s[2]);
     atomic_min(&s[3], i - 300);
     atomic_max(&s[4], 700 - i);
-    atomic_min((global uint *)&s[5], (uint)i + 5u);
-    atomic_max((global uint *)&s[6], (uint)i * 3u);
+    atomic_min(&u[0], (uint)i + 5u);
+    atomic_max(&u[1], (uint)i * 3u);
+    atom_min(&u[2], (uint)i + 5u);
     atomic_or(&s[7], 1 << (i % 32));
     atomic_xor(&s[8], i * 40503);
     atomic_and(&m[0], ~(1 << (i % 31)));

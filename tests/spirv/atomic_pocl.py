@@ -25,13 +25,14 @@ prg = cl.Program(ctx, src).build()
 mf = cl.mem_flags
 host = {
     "cnt": np.zeros(4, np.uint32), "s": np.zeros(16, np.int32),
-    "m": np.full(2, -1, np.int32), "f": np.zeros(4, np.float32),
-    "big": np.zeros(3, np.int64), "tiles": np.zeros(4, np.uint32),
+    "m": np.full(3, -1, np.int32), "f": np.zeros(4, np.float32),
+    "big": np.zeros(3, np.int64), "u": np.full(3, 0xffffffff, np.uint32),
+    "tiles": np.zeros(4, np.uint32),
 }
 bufs = {k: cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=v)
         for k, v in host.items()}
 prg.atomics(q, (512,), (128,), bufs["cnt"], bufs["s"], bufs["m"], bufs["f"],
-            bufs["big"], cl.LocalMemory(12), bufs["tiles"])
+            bufs["big"], cl.LocalMemory(12), bufs["u"], bufs["tiles"])
 for k, v in host.items():
     cl.enqueue_copy(q, v, bufs[k])
 q.finish()
