@@ -632,32 +632,6 @@ static int check_maths(vctx *v, const vins *I)
 
 /* The op's own rule (the X letters, immediates, lists), over operands
  * check_operands accepted. */
-/* ATOM: a known function on a scalar in global or local memory that may
- * be written; operands the function does not take repeat d (a, b) or a
- * (b), so that each instruction has one spelling. */
-static int check_atom(vctx *v, const vins *I)
-{
-    const char *op = I->oi->name;
-    const uint32_t *word = I->word;
-    const bc_reg *p = I->reg[1];
-    if (word[4] >= AT_COUNT)
-        return verr(v, "%s: atomic function %u out of range (%u functions)",
-                    op, word[4], (unsigned)AT_COUNT);
-    if (I->n != 1 || p->type.n != 1)
-        return verr(v, "%s: atomics take scalars (n = 1, a pointer to "
-                       "scalars)", op);
-    if ((p->space != BC_GLOBAL && p->space != BC_LOCAL) ||
-        (p->flags & BC_REGF_CONSTPTR))
-        return verr(v, "%s: register %u must point to global or local data "
-                       "that may be written", op, word[1]);
-    unsigned nv = atomic_fns[word[4]].nvals;
-    if ((nv == 0 && word[2] != word[0]) || (nv < 2 && word[3] != word[2]))
-        return verr(v, "%s: atomic_%s takes %u value%s: the unused operands "
-                       "must repeat %s", op, atomic_fns[word[4]].name, nv,
-                    nv == 1 ? "" : "s", nv == 0 ? "d" : "a");
-    return 0;
-}
-
 static int check_rule(vctx *v, const vins *I, bc_facts *f)
 {
     const uint32_t *ins = I->ins, *w = I->list, *word = I->word;
@@ -776,13 +750,18 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         return check_maths(v, I);
     case BCB_BARRIER: case BCB_FENCE: case BCB_RFENCE: case BCB_WFENCE:
         if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
-            return verr(v, "%s: unknown fence flags 0x%x", op,
-                        word[0] & ~(uint32_t)(BC_FENCE_LOCAL |
-                                              BC_FENCE_GLOBAL));
+            return verr(v, "%s: unknown fence flags 0x%x", op, word[0] &
+                        ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL));
         f->barrier |= oi->base == BCB_BARRIER;
         return 0;
-    case BCB_ATOM:
-        return check_atom(v, I);
+    case BCB_ATOM:   /* unused operands repeat d (a, b) or a (b) */
+        if (word[4] >= AT_COUNT || n != 1 || reg[1]->type.n != 1 ||
+            (reg[1]->flags & BC_REGF_CONSTPTR) || reg[1]->space == BC_CONSTANT
+            || (atomic_fns[word[4]].nvals == 0 && word[2] != word[0]) ||
+            (atomic_fns[word[4]].nvals < 2 && word[3] != word[2]))
+            return verr(v, "%s: not function %u of stdlib/atomic.h on a "
+                           "writable scalar", op, word[4]);
+        return 0;
     default:
         return 0;
     }

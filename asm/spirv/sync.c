@@ -20,12 +20,13 @@
     X(AtomicXor, XOR, 'p', 6, 0)
 
 static const struct spv_atomic {
+    const char *name;
     uint16_t op;
     uint8_t fn;           /* enum atomic_fn */
     char sign;
     uint8_t val, cmp;
 } atomics[] = {
-#define X(O, F, S, V, C) {SpvOp##O, AT_##F, S, V, C},
+#define X(O, F, S, V, C) {"Op" #O, SpvOp##O, AT_##F, S, V, C},
     SPV_ATOMICS(X)
 #undef X
 };
@@ -92,14 +93,14 @@ bool sx_atomic(SX *x, uint32_t op)
             a = &atomics[i];
     if (!a)
         return false;
-    uint32_t p = atomic_ptr(x, 3, spv_opname(op));
+    uint32_t p = atomic_ptr(x, 3, a->name);
     ty_t t = sx_r(x, p)->type;
     enum ty_scalar s = (enum ty_scalar)t.s;
     if (s == TY_FLOAT && a->fn != AT_XCHG)
-        sx_refuse(x, "%s on float", spv_opname(op));
+        sx_refuse(x, "%s on float", a->name);
     if (a->sign != 'p' && (a->sign == 's') != ty_is_signed(s))
         sx_refuse(x, "%s through a pointer to %s (a pointer cast to the "
-                  "other signedness) is not supported yet", spv_opname(op),
+                  "other signedness) is not supported yet", a->name,
                   ty_scalar_name(s));
     uint32_t d = sx_def(x, t);
     uint32_t va = a->cmp ? sx_reg(x, a->cmp) : a->val ? sx_reg(x, a->val) : d;
