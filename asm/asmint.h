@@ -151,6 +151,27 @@
       "void write_mem_fence(cl_mem_fence_flags flags)",                     \
       "the same for stores")                                                \
     ATOMIC_FNS(ASM_ATOMIC, X)                                               \
+    X(ASYNC_COPY, "async_work_group_copy", 4, BCB_ACOPY, -1,                \
+      OC3(-1, -1, -1),                                                      \
+      "event_t async_work_group_copy(local T *dst, const global T *src, "   \
+      "size_t n, event_t e), the same from local to global; T any type, "   \
+      "event_t uint in the IR",                                             \
+      "dst[i] = src[i] for i < n, by the work-group (every work-item with " \
+      "the same operands); gives e if e != 0, else a new event")            \
+    X(ASYNC_STRIDED_COPY, "async_work_group_strided_copy", 5, BCB_ACOPYS,   \
+      -1, OC3(-1, -1, -1),                                                  \
+      "event_t async_work_group_strided_copy(local T *dst, const global T " \
+      "*src, size_t n, size_t stride, event_t e), the same from local to "  \
+      "global",                                                             \
+      "the same with the global side's elements stride apart")              \
+    X(WAIT_GROUP_EVENTS, "wait_group_events", 2, BCB_WAITEV, -1,            \
+      OC3(-1, -1, -1),                                                      \
+      "void wait_group_events(int n, event_t *events)",                     \
+      "waits for the copies of events[0..n-1]; every work-item waits for "  \
+      "each event it got before the kernel ends")                           \
+    X(PREFETCH, "prefetch", 2, BCB_MOV, -1, OC3(-1, -1, -1),                \
+      "void prefetch(const global T *p, size_t n)",                         \
+      "nothing (a hint to the cache; no instruction)")                      \
     X(VEC_STEP, "vec_step", 1, BCB_MOV, -1,                                 \
       OC3(-1, -1, -1),                                                      \
       "int vec_step(T x), int vec_step(type)",                              \

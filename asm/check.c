@@ -617,6 +617,67 @@ static bool check_atomic(A *a, node *n, enum atomic_fn f, bool atom)
     return true;
 }
 
+/* A scalar integer operand (already checked) of a built-in. */
+static bool int_operand(A *a, node *n, const char *what)
+{
+    char b1[48];
+    if (!settle_default(a, n))
+        return false;
+    if (n->x.cls == X_VAL && n->x.t.n == 1 && is_int(n->x.t))
+        return true;
+    asm_error_node(a, n, "%s must be a scalar integer, not %s", what,
+                   diag_xty_name(&n->x, b1));
+    return false;
+}
+
+/* async_work_group[_strided]_copy(dst, src, n, [stride,] event): dst and
+ * src of one type, local from global (or constant) or global from local;
+ * events are uint. wait_group_events(n, events), prefetch(p, n). */
+static bool check_async(A *a, node *n)
+{
+    char b1[48], b2[48];
+    const char *name = asm_fns[n->op].name;
+    node *p = n->args[n->op == F_WAIT_GROUP_EVENTS];
+    if (p->x.cls != X_PTR) {
+        asm_error_node(a, p, "%s needs a pointer, not %s", name,
+                       is_flex(p) ? "a number" : diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if (n->op == F_WAIT_GROUP_EVENTS || n->op == F_PREFETCH) {
+        bool ok = n->op == F_PREFETCH
+                      ? p->x.space == BC_GLOBAL || p->x.space == BC_CONSTANT
+                      : ty_eq(p->x.t, TY(TY_UINT, 1));
+        if (!ok) {
+            asm_error_node(a, p, "%s needs %s, not %s", name,
+                           n->op == F_PREFETCH ? "a global pointer"
+                           : "a pointer to uint events", diag_xty_name(&p->x, b1));
+            return false;
+        }
+        n->x = (xty){TY(TY_UINT, 1), X_VOID, 0, false};
+        return int_operand(a, n->args[n->op == F_PREFETCH], "the count");
+    }
+    node *s = n->args[1];
+    bool in = p->x.space == BC_LOCAL &&
+              (s->x.space == BC_GLOBAL || s->x.space == BC_CONSTANT);
+    if (s->x.cls != X_PTR || !ty_eq(p->x.t, s->x.t) || p->x.cptr ||
+        !(in || (p->x.space == BC_GLOBAL && s->x.space == BC_LOCAL))) {
+        asm_error_node(a, n, "%s copies to local from global memory or to "
+                       "global from local, between pointers of one type, "
+                       "not to %s from %s", name, diag_xty_name(&p->x, b1),
+                       diag_xty_name(&s->x, b2));
+        return false;
+    }
+    node *ev = n->args[n->nargs - 1];
+    if (!int_operand(a, n->args[2], "the count") ||
+        (n->op == F_ASYNC_STRIDED_COPY &&
+         !int_operand(a, n->args[3], "the stride")) ||
+        !settle_coerce(a, ev, TY(TY_UINT, 1), false, "the event (uint)"))
+        return false;
+    n->x = (xty){TY(TY_UINT, 1), X_VAL, 0, false};
+    n->r = rng_type(n->x.t);
+    return true;
+}
+
 static bool check_fn(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
@@ -642,6 +703,8 @@ static bool check_fn(A *a, node *n)
     bool atom;
     if (asm_fn_atomic(n->op, &af, &atom))
         return check_atomic(a, n, af, atom);
+    if (n->op >= F_ASYNC_COPY && n->op <= F_PREFETCH)
+        return check_async(a, n);
     switch (n->op) {
     case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:

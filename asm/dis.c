@@ -581,6 +581,21 @@ static bool p_atomic(D *d, const ins *in)
     return close;
 }
 
+/* d = FN(a, b, c[, o], p) (the async copies), FN(a, b) (WAITEV): the
+ * operands in order. */
+static bool p_async(D *d, const ins *in)
+{
+    unsigned k = 0;
+    if (in->ops[0] == 'd')
+        fprintf(d->out, "%s = ", rn(d, in->w[k++]));
+    fprintf(d->out, "%s(", in->sp);
+    for (const char *l = in->ops + k; *l; l++, k++)
+        fprintf(d->out, "%s%s", k > (in->ops[0] == 'd') ? ", " : "",
+                rn(d, in->w[k]));
+    fputc(')', d->out);
+    return false;
+}
+
 /* A call of an extern: d = NAME(l...) (CALL), NAME(l...) (CALLV). */
 static bool p_extern(D *d, const ins *in)
 {
@@ -664,6 +679,7 @@ static printer *const printers[128] = {
     ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
     ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
     ['B'] = p_block, ['T'] = p_jump, ['x'] = p_atomic,
+    ['y'] = p_async, ['z'] = p_async,
 };
 
 /* One instruction as a statement (without indentation or newline). */

@@ -514,6 +514,36 @@ static bool lower_atomic(A *a, node *n, int32_t dst, opnd *o)
     return done(a, dst, d, t, o);
 }
 
+/* ACOPY d, dst, src, n, event; ACOPYS with the stride before the event.
+ * wait_group_events is WAITEV n, events; prefetch no instruction. */
+static bool lower_async(A *a, node *n, int32_t dst, opnd *o)
+{
+    if (n->op == F_PREFETCH)
+        return true;
+    uint32_t w[6];
+    unsigned nw = 0;
+    for (unsigned i = 0; i < n->nargs; i++) {
+        opnd v;
+        bool ptr = n->args[i]->x.cls == X_PTR;
+        if (!(ptr ? lower_ptr(a, n->args[i], -1, &w[1 + i])
+                  : lower_expr(a, n->args[i], -1, &v)))
+            return false;
+        if (!ptr)
+            w[1 + i] = v.reg;
+    }
+    if (n->op == F_WAIT_GROUP_EVENTS)
+        return kb_emit(a, op_variant(BCB_WAITEV, TY_UINT), 1, 0, w + 1, 2);
+    int32_t d = target(a, dst, TY(TY_UINT, 1), true);
+    w[0] = (uint32_t)d;
+    nw = 1 + n->nargs;
+    if (d < 0 || !kb_emit(a, op_variant((enum bc_base)asm_fns[n->op].base,
+                                        TY_UINT), 1, 0, w, nw))
+        return false;
+    for (unsigned i = 1; i < nw; i++)
+        kb_release(a, w[i]);
+    return done(a, dst, d, TY(TY_UINT, 1), o);
+}
+
 static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
 {
     ty_t t = n->x.t;
@@ -595,6 +625,8 @@ static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
     default: {
         if (asm_fns[n->op].base == BCB_ATOM)
             return lower_atomic(a, n, dst, o);
+        if (n->op == F_ASYNC_COPY || n->op == F_ASYNC_STRIDED_COPY)
+            return lower_async(a, n, dst, o);
         /* mad fma min max ..., or a math built-in of stdlib/mathfn.h
          * (mf >= 0: its function id); t is the result's type */
         int mf = asm_fns[n->op].mf;
@@ -791,6 +823,14 @@ bool lower_call_stmt(A *a, node *n)
         uint32_t w[1] = {n->sel[0]};
         return kb_emit(a, op_variant((enum bc_base)asm_fns[n->op].base,
                                      TY_UINT), 1, 0, w, 1);
+    }
+    if (n->op >= F_ASYNC_COPY && n->op <= F_PREFETCH) {
+        opnd o;
+        if (!lower_async(a, n, -1, &o))
+            return false;
+        if (n->op <= F_ASYNC_STRIDED_COPY)
+            kb_release(a, o.reg);
+        return true;
     }
     if (n->op < F_COUNT && asm_fns[n->op].base == BCB_ATOM) {
         /* the old value unused */

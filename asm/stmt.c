@@ -506,7 +506,9 @@ static void call_stmt(A *a, node *call)
     if (!call || !at_eol(a) || !check_expr(a, call))
         return;
     if (call->x.cls != X_VOID && !(call->op < F_COUNT &&
-                                   asm_fns[call->op].base == BCB_ATOM)) {
+                                   (asm_fns[call->op].base == BCB_ATOM ||
+                                    call->op == F_ASYNC_COPY ||
+                                    call->op == F_ASYNC_STRIDED_COPY))) {
         asm_error_node(a, call, "the result of %s is not used",
                        call->op == F_BI ? bi_format(&call->bi, bn)
                        : call->op == F_EXT ? a->extn[call->reg]

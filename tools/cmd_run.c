@@ -493,6 +493,7 @@ static int run(int argc, char **argv, run_state *s)
     switch (kind) {
     case VM_OK: case VM_TRAP_BOUNDS: case VM_TRAP_ALIGN:
     case VM_TRAP_BARRIER: case VM_TRAP_STEPS: case VM_TRAP_IMPL:
+    case VM_TRAP_ASYNC:
         break;
     default:    /* the run never started: an input error */
         return err("%s", trap.msg + (strncmp(trap.msg, "trap: ", 6) ? 0 : 6));

@@ -105,6 +105,8 @@ void vm_group_free(vm_group *g)
     free(g->ncount);
     free(g->nfirst);
     free(g->touched);
+    free(g->copy);
+    free(g->copybits);
     free(g);
 }
 
@@ -134,6 +136,8 @@ void vm_group_start(vm_group *g, uint64_t linear)
     for (uint32_t i = 0; i < g->ntouched; i++)
         g->ncount[g->touched[i]] = 0;
     g->ntouched = 0;
+    g->ncopy = 0;
+    g->words = (g->P->r.group_size + 63) / 64;
 }
 
 void vm_warp_start(vm_warp *w, uint32_t index)
@@ -149,6 +153,7 @@ void vm_warp_start(vm_warp *w, uint32_t index)
     w->sp = 0;
     w->steps = 0;
     w->barriers = 0;
+    w->copies = 0;
     w->lm_for = 0;
     memcpy(w->R, P->tmpl, P->fresh ? P->writtensize : P->resetsize);
     if (P->private_bytes)

@@ -734,6 +734,14 @@ typedef uint64_t MAY_ALIAS ua64;
     if (UNLIKELY(vm_atomic(w, ip, exec)))                                   \
         goto trap;
 #define H_FENCE(S) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+/* Async copies: the group's bookkeeping, out of line (async.c). */
+#define H_ACOPY(S)                                                          \
+    if (UNLIKELY(vm_async_copy(w, ip, exec)))                               \
+        goto trap;
+#define H_ACOPYS(S) H_ACOPY(S)
+#define H_WAITEV(S)                                                         \
+    if (UNLIKELY(vm_async_wait(w, ip, exec)))                               \
+        goto trap;
 #define H_RFENCE(S) __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #define H_WFENCE(S) __atomic_thread_fence(__ATOMIC_RELEASE);
 

@@ -191,6 +191,42 @@ static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
     }
 }
 
+/* ASYNC: which rule of the async copies the work-item broke. */
+static void async_detail(const vm_warp *w, const vm_fault *f, char *buf,
+                         size_t len)
+{
+    uint64_t g[3];
+    vm_group_gid(w->g, f->other, g);
+    char who[80];
+    put(who, sizeof who, "work-item (%llu,%llu,%llu) of its group",
+        (unsigned long long)g[0], (unsigned long long)g[1],
+        (unsigned long long)g[2]);
+    switch (f->barwhy) {
+    case VM_AS_DIVERGE:
+        put(buf, len, "%s did not reach it with this one", who);
+        break;
+    case VM_AS_ARGS:
+        put(buf, len, "it passes other operands than %s", who);
+        break;
+    case VM_AS_MISSING:
+        put(buf, len, "%s never reached it", who);
+        break;
+    case VM_AS_NOWAIT:
+        put(buf, len, "%s did not wait for its event "
+            "(wait_group_events) before the kernel ended", who);
+        break;
+    case VM_AS_EVENT:
+        put(buf, len, "it waits for event %llu, which no async copy it "
+            "reached returned", (unsigned long long)f->opnd[0]);
+        break;
+    default:
+        put(buf, len, "its event operand %llu is not 0 or an event an "
+            "earlier copy of the group returned",
+            (unsigned long long)f->opnd[0]);
+        break;
+    }
+}
+
 void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
 {
     const vm_prog *P = w->P;
@@ -250,6 +286,8 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
                      "at pc %u", f->other_pc);
         else
             put(detail + n, sizeof detail - n, "did not arrive");
+    } else if (t->kind == VM_TRAP_ASYNC) {
+        async_detail(w, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_IMPL) {
         impl_detail(P, t->pc, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_NOMEM) {

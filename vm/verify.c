@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stdlib/atomic.h"
 #include "stdlib/convert.h"
 #include "stdlib/mathfn.h"
 #include "vm/printf.h"
+#include "vm/vsync.h"
 
 enum { NOPC = UINT32_MAX };
 
@@ -754,14 +754,11 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
                         ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL));
         f->barrier |= oi->base == BCB_BARRIER;
         return 0;
-    case BCB_ATOM:   /* unused operands repeat d (a, b) or a (b) */
-        if (word[4] >= AT_COUNT || n != 1 || reg[1]->type.n != 1 ||
-            (reg[1]->flags & BC_REGF_CONSTPTR) || reg[1]->space == BC_CONSTANT
-            || (atomic_fns[word[4]].nvals == 0 && word[2] != word[0]) ||
-            (atomic_fns[word[4]].nvals < 2 && word[3] != word[2]))
-            return verr(v, "%s: not function %u of stdlib/atomic.h on a "
-                           "writable scalar", op, word[4]);
-        return 0;
+    case BCB_ATOM: case BCB_ACOPY: case BCB_ACOPYS: case BCB_WAITEV: {
+        char why[200];
+        const char *e = vm_sync_rule(oi->base, n, reg, word, why, sizeof why);
+        return e ? verr(v, "%s: %s", op, e) : 0;
+    }
     default:
         return 0;
     }

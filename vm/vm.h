@@ -65,7 +65,8 @@ typedef struct vm_warnings {
     X(ARGS,     "bad kernel arguments")                                 \
     X(NOMEM,    "out of memory")                                        \
     X(CODE,     "invalid bytecode")                                     \
-    X(IMPL,     "implementation-defined result (strict profile)")
+    X(IMPL,     "implementation-defined result (strict profile)")       \
+    X(ASYNC,    "async copy misused")
 
 enum vm_trapkind {
     VM_OK,

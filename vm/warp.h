@@ -155,6 +155,27 @@ enum vm_barwhy {
     VM_BAR_ELSEWHERE,      /* `other` waits at the barrier at other_pc */
 };
 
+enum vm_asyncwhy {
+    VM_AS_DIVERGE,         /* `other` is in the warp but not here */
+    VM_AS_ARGS,            /* `other` passes other operands */
+    VM_AS_MISSING,         /* `other` never reached the copy */
+    VM_AS_NOWAIT,          /* `other` did not wait for its event */
+    VM_AS_EVENT,           /* waits for event opnd[0], not its own */
+    VM_AS_EVIN,            /* the event operand opnd[0] is no earlier
+                              event of the group */
+};
+
+/* An async copy of a work-group (async.c): the first warp to reach it
+ * copies; the work-items that reached it and that waited for its event
+ * are bits (by local linear id) in the group's copybits. */
+typedef struct {
+    uint32_t ins;          /* its instruction, index into P->ins */
+    uint32_t first;        /* local linear id of the first to reach it */
+    uint64_t op[7];        /* dst offset, dst buffer, src offset, src
+                              buffer, count, stride, event operand */
+    uint32_t event;        /* the event it returned */
+} vm_copy;
+
 /* What stopped a warp with VM_STOP_TRAP. */
 typedef struct {
     enum vm_trapkind kind;
@@ -163,7 +184,8 @@ typedef struct {
                               there (local linear id) ... */
     uint32_t buf;          /* BOUNDS/ALIGN: buffer id */
     uint64_t addr, len, align;
-    uint8_t barwhy;        /* ... and why (enum vm_barwhy) */
+    uint8_t barwhy;        /* ... and why (enum vm_barwhy; ASYNC: enum
+                              vm_asyncwhy) */
     uint32_t other_pc;
     uint8_t note;          /* IMPL: the case (enum note_id) ... */
     uint32_t comp;         /* ... the component ... */
@@ -190,6 +212,7 @@ struct vm_warp {
     uint32_t base;         /* local linear id of lane 0 */
     uint32_t lanes;        /* lanes that exist */
     uint32_t barriers;     /* barriers passed */
+    uint32_t copies;       /* async copies reached (async.c) */
     uint64_t lm_for;       /* exec mask the lane masks were built for */
     uint64_t *lm64;        /* per lane: all ones if active (for blends) */
     uint32_t *lm32;
@@ -227,6 +250,10 @@ struct vm_group {
      * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
     uint64_t *ncount;
     uint32_t *nfirst, *touched, ntouched;
+    vm_copy *copy;         /* the group's async copies so far */
+    uint32_t ncopy, capcopy;
+    uint64_t *copybits;    /* per copy: reached, then waited (words each) */
+    uint32_t words;        /* uint64_t words of a work-item bit set */
 };
 
 /* ---- group.c: work-groups and warps ---- */
@@ -259,6 +286,16 @@ uint32_t vm_warp_pc(const vm_warp *w);
  * in g's group. */
 void vm_warp_gid(const vm_warp *w, uint32_t l, uint64_t gid[3]);
 void vm_group_gid(const vm_group *g, uint64_t lin, uint64_t gid[3]);
+
+/* ---- async.c: async copies ---- */
+
+/* ACOPY/ACOPYS and WAITEV for the active lanes: 0, or -1 with w->fault
+ * filled. */
+int vm_async_copy(vm_warp *w, const vm_ins *I, uint64_t exec);
+int vm_async_wait(vm_warp *w, const vm_ins *I, uint64_t exec);
+/* At the end of g's group: every work-item reached each copy and waited
+ * for its event? 0, else -1 with a warp of g trapped (t filled). */
+int vm_async_end(vm_group *g, vm_trap *t);
 
 /* ---- interp.c: the dispatch loop ---- */
 
