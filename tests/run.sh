@@ -35,7 +35,7 @@ suite golden sh tests/golden/run.sh "$build"
 suite arch /usr/bin/python3 tests/arch/arch.py "$build"
 suite host sh tests/ocl/host.sh "$build"
 suite "spirv roundtrip" sh tests/spirv/roundtrip.sh "$build"
-suite "atomic pocl" /usr/bin/python3 tests/spirv/atomic_pocl.py
+suite "sync pocl" /usr/bin/python3 tests/spirv/sync_pocl.py
 suite "repl tour" sh tests/repl/tour.sh "$build"
 suite "repl tmux" sh tests/repl/tmux.sh "$build"
 if [ -n "$switch" ]; then

@@ -246,6 +246,8 @@ void sx_ocl(SX *x)
         printf_(x);
         return;
     }
+    if (!strcmp(name, "prefetch"))
+        return;   /* a hint: no instruction (docs/ir.md) */
     if (!strncmp(name, "vload", 5)) {
         vload(x, name);
         return;

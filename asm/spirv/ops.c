@@ -764,7 +764,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpUndef:
         break;
     default:
-        if (!sx_atomic(x, op))
+        if (!sx_atomic(x, op) && !sx_async(x, op))
             sx_refuse(x, "%s is not supported yet", spv_opname(op));
     }
 }

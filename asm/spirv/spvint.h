@@ -305,6 +305,8 @@ uint32_t sx_const(SX *x, ty_t t, uint64_t v);
 bool sx_atomic(SX *x, uint32_t op);
 /* OpMemoryBarrier at x->at. */
 void sx_fence(SX *x);
+/* OpGroupAsyncCopy, OpGroupWaitEvents at x->at; false for other ops. */
+bool sx_async(SX *x, uint32_t op);
 
 /* ---- ext.c ---- */
 

@@ -1,7 +1,8 @@
 /* The synchronising instructions of an OpenCL C kernel as clvm
- * operations: OpAtomic* as ATOM (the functions of stdlib/atomic.h) and
+ * operations: OpAtomic* as ATOM (the functions of stdlib/atomic.h),
  * OpMemoryBarrier as the fences (mem_fence, read_mem_fence,
- * write_mem_fence). */
+ * write_mem_fence), OpGroupAsyncCopy and OpGroupWaitEvents as ACOPY,
+ * ACOPYS and WAITEV (events are uint). */
 #include <spirv/unified1/spirv.h>
 
 #include "asm/spirv/spvint.h"
@@ -131,4 +132,44 @@ void sx_fence(SX *x)
                      : order == SpvMemorySemanticsReleaseMask ? BCB_WFENCE
                                                               : BCB_FENCE;
     sx_emit(x, b, TY_UINT, 1, 0, w, 1);
+}
+
+/* OpGroupAsyncCopy: ACOPY, or ACOPYS where the stride is not the
+ * constant 1. */
+static void async_copy(SX *x)
+{
+    const spv_const *st = spv_const_of(&x->m, spv_id(&x->m, x->at, 7));
+    bool strided = !st || st->v[0] != 1;
+    uint32_t w[6] = {0, sx_reg(x, 4), sx_reg(x, 5), sx_reg(x, 6), 0, 0};
+    const bc_reg *d = sx_r(x, w[1]), *s = sx_r(x, w[2]);
+    if (d->kind != BC_REG_PTR || s->kind != BC_REG_PTR ||
+        !ty_eq(d->type, s->type))
+        sx_refuse(x, "an async copy between pointers of other types");
+    unsigned k = 4;
+    if (strided)
+        w[k++] = sx_reg(x, 7);
+    w[k++] = sx_reg(x, 8);
+    w[0] = sx_def(x, TY(TY_UINT, 1));
+    sx_emit(x, strided ? BCB_ACOPYS : BCB_ACOPY, TY_UINT, 1, 0, w, k);
+}
+
+bool sx_async(SX *x, uint32_t op)
+{
+    if (op == SpvOpPtrCastToGeneric) {   /* &event for wait_group_events */
+        const spv_type *t = spv_typ(&x->m, x->at, spv_word(&x->m, x->at, 1));
+        if (t->elem >= x->m.bound || spv_op(&x->m, x->m.def[t->elem]) !=
+                                         SpvOpTypeEvent)
+            return false;
+        x->fr->v[spv_word(&x->m, x->at, 2)] = *sx_val(x, 3);
+        return true;
+    }
+    if (op == SpvOpGroupAsyncCopy) {
+        async_copy(x);
+        return true;
+    }
+    if (op != SpvOpGroupWaitEvents)
+        return false;
+    uint32_t w[2] = {sx_reg(x, 2), sx_reg(x, 3)};
+    sx_emit(x, BCB_WAITEV, TY_UINT, 1, 0, w, 2);
+    return true;
 }

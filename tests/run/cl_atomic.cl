@@ -3,7 +3,7 @@
 // OpMemoryBarrier): contention in a warp, across warps and across groups on
 // 4 threads. The values printed do not depend on the order of the groups;
 // PoCL gives the same, but for s[14] and s[15] (the order of work-items in
-// a group, which clvm defines: tests/spirv/atomic_pocl.py compares).
+// a group, which clvm defines: tests/spirv/sync_pocl.py compares).
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 kernel void atomics(global uint *cnt, global int *s, global int *m,

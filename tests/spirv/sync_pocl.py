@@ -1,8 +1,8 @@
-"""tests/run/cl_atomic.cl on PoCL: every buffer its golden output prints
-(tests/run/cl_atomic.out) must be what PoCL computes, but for s[14] and
-s[15], which count work-items that saw the work-group's order otherwise
-than clvm defines it (OpenCL leaves that order open).
-usage: python3 tests/spirv/atomic_pocl.py   (from the repository root)
+"""tests/run/cl_atomic.cl and cl_async.cl on PoCL: every buffer their
+golden outputs print (tests/run/NAME.out) must be what PoCL computes, but
+for s[14] and s[15] of cl_atomic, which count work-items that saw the
+work-group's order otherwise than clvm defines it (OpenCL leaves it open).
+usage: python3 tests/spirv/sync_pocl.py   (from the repository root)
 Prints "atomic pocl: N passed, N failed, N skipped" last; skips where
 pyopencl or PoCL is missing."""
 import os
@@ -16,8 +16,17 @@ try:
     ctx = cl.Context(cl.get_platforms()[0].get_devices())
 except Exception as e:  # no pyopencl, no PoCL: nothing to compare
     print("SKIP: %s" % e)
-    print("atomic pocl: 0 passed, 0 failed, 1 skipped")
+    print("sync pocl: 0 passed, 0 failed, 1 skipped")
     sys.exit(0)
+
+def golden(name):
+    want = {}
+    for line in open("tests/run/%s.out" % name):
+        if " = " in line:
+            k, v = line.strip().split(" = ")
+            want[k] = v
+    return want
+
 
 src = open("tests/run/cl_atomic.cl").read()
 q = cl.CommandQueue(ctx)
@@ -46,11 +55,7 @@ def text(name, i, v):
     return str(int(v))
 
 
-want = {}
-for line in open("tests/run/cl_atomic.out"):
-    if " = " in line:
-        k, v = line.strip().split(" = ")
-        want[k] = v
+want = golden("cl_atomic")
 npass = nfail = 0
 for name, arr in host.items():
     for i, v in enumerate(arr):
@@ -63,5 +68,23 @@ for name, arr in host.items():
         else:
             nfail += 1
             print("FAIL %s: clvm %s, PoCL %s" % (key, want.get(key), got))
-print("atomic pocl: %d passed, %d failed, 0 skipped" % (npass, nfail))
+# cl_async: the ramp 0..31 in, out printed as floats
+g = np.arange(32, dtype=np.float32)
+out = np.zeros(64, np.float32)
+prg = cl.Program(ctx, open("tests/run/cl_async.cl").read()).build()
+bg = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=g)
+bo = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=out)
+prg.tiles(q, (32,), (16,), bg, bo, cl.LocalMemory(80))
+cl.enqueue_copy(q, out, bo)
+q.finish()
+want = golden("cl_async")
+for i, v in enumerate(out):
+    got = "%g" % v
+    if want.get("out[%d]" % i) == got:
+        npass += 1
+    else:
+        nfail += 1
+        print("FAIL cl_async out[%d]: clvm %s, PoCL %s"
+              % (i, want.get("out[%d]" % i), got))
+print("sync pocl: %d passed, %d failed, 0 skipped" % (npass, nfail))
 sys.exit(1 if nfail else 0)
