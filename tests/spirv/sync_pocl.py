@@ -3,7 +3,7 @@ golden outputs print (tests/run/NAME.out) must be what PoCL computes, but
 for s[14] and s[15] of cl_atomic, which count work-items that saw the
 work-group's order otherwise than clvm defines it (OpenCL leaves it open).
 usage: python3 tests/spirv/sync_pocl.py   (from the repository root)
-Prints "atomic pocl: N passed, N failed, N skipped" last; skips where
+Prints "sync pocl: N passed, N failed, N skipped" last; skips where
 pyopencl or PoCL is missing."""
 import os
 import sys
