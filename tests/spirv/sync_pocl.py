@@ -1,11 +1,14 @@
-"""tests/run/cl_atomic.cl and cl_async.cl on PoCL: every buffer their
-golden outputs print (tests/run/NAME.out) must be what PoCL computes, but
-for s[14] and s[15] of cl_atomic, which count work-items that saw the
-work-group's order otherwise than clvm defines it (OpenCL leaves it open).
+"""tests/run/cl_atomic.cl, cl_async.cl and cl_printf.cl on PoCL: every
+buffer their golden outputs print (tests/run/NAME.out) must be what PoCL
+computes, and every line work-item 0 prints what PoCL prints, but for
+s[14] and s[15] of cl_atomic, which count work-items that saw the
+work-group's order otherwise than clvm defines it (OpenCL leaves it open),
+and three printf lines that tests/run/cl_printf.cl explains.
 usage: python3 tests/spirv/sync_pocl.py   (from the repository root)
 Prints "sync pocl: N passed, N failed, N skipped" last; skips where
 pyopencl or PoCL is missing."""
 import os
+import subprocess
 import sys
 
 os.environ.setdefault("OCL_ICD_VENDORS",
@@ -27,6 +30,13 @@ def golden(name):
             want[k] = v
     return want
 
+
+if sys.argv[1:] == ["--printf"]:   # the child: cl_printf on PoCL
+    prg = cl.Program(ctx, open("tests/run/cl_printf.cl").read()).build()
+    q = cl.CommandQueue(ctx)
+    prg.k(q, (1,), (1,), cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16))
+    q.finish()
+    sys.exit(0)
 
 src = open("tests/run/cl_atomic.cl").read()
 q = cl.CommandQueue(ctx)
@@ -86,5 +96,20 @@ for i, v in enumerate(out):
         nfail += 1
         print("FAIL cl_async out[%d]: clvm %s, PoCL %s"
               % (i, want.get("out[%d]" % i), got))
+# cl_printf: work-item 0's lines (PoCL prints a host address for %p)
+got = subprocess.run([sys.executable, __file__, "--printf"],
+                     capture_output=True, text=True).stdout.splitlines()
+want = open("tests/run/cl_printf.out").read().splitlines()
+want = want[:want.index("p: 0x0 0x4")]
+skip = ("p: ", "d: ", "w: ")   # see tests/run/cl_printf.cl
+got = [g for g in got if not g.startswith(skip)]
+want = [w for w in want if not w.startswith(skip)]
+for k, w in enumerate(want):
+    if k < len(got) and got[k] == w:
+        npass += 1
+    else:
+        nfail += 1
+        print("FAIL cl_printf line %d: clvm %r, PoCL %r"
+              % (k + 1, w, got[k] if k < len(got) else None))
 print("sync pocl: %d passed, %d failed, 0 skipped" % (npass, nfail))
 sys.exit(1 if nfail else 0)
