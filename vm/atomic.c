@@ -97,6 +97,8 @@ int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec)
             return -1;
         }
     }
+    if (w->P->r.races && vm_race(w, I, exec, VM_RACE_ATOMIC))
+        return -1;
     const enum ty_scalar s = (enum ty_scalar)bc_ops[I->op].elem;
     const enum atomic_fn f = (enum atomic_fn)I->imm;
     for (uint64_t m = exec; m; m &= m - 1) {

@@ -390,6 +390,10 @@ typedef uint64_t MAY_ALIAS ua64;
     const int mc_ = mem_check(w, ip, exec, R);                              \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
+/* --check races: the access recorded and checked (race.c). */
+#define RACE(K)                                                             \
+    if (UNLIKELY(P->r.races) && vm_race(w, ip, exec, K))                    \
+        goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
@@ -420,6 +424,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define LOAD(S)                                                             \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         u##S *d_ = REG(u##S, ip->d);                                        \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -448,6 +453,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -480,6 +486,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VLDH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         t_F32 *d_ = REG(t_F32, ip->d);                  \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
             uint32_t l = CTZ(m_);                                           \
@@ -493,6 +500,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VSTH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const t##S *s_ = REG(const t##S, ip->d);                            \
         enum rnd rm = (enum rnd)((ip->flags & BC_F_RND) >> BC_F_RND_SHIFT); \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \

@@ -40,6 +40,7 @@ typedef struct {
     struct vm_natives *natives; /* from vm_ndrange */
     FILE *out;
     uint8_t profile;       /* enum prof_id, from vm_ndrange */
+    bool races;            /* vm_ndrange.races or the strict profile */
     bool warn_impl;
 } vm_range;
 
@@ -48,10 +49,22 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *trap);
 
 /* A buffer as a warp sees it; lane l's bytes start at data + l * lstride
  * (private arrays; 0 for buffers the lanes share). */
+/* A byte's last accesses (race.c): the last write and two reads by
+ * different work-items. item: 1 + the work-item's number in the run
+ * (group * group size + local linear id), 0 for none; bar: the barriers
+ * its warp had passed; pc: the instruction's, bit 31 set if atomic. */
+typedef struct {
+    uint32_t item, bar, pc;
+} vm_access;
+typedef struct vm_shadow {
+    vm_access w, r1, r2;
+} vm_shadow;
 typedef struct {
     uint8_t *data;
     uint64_t size;
     uint64_t lstride;
+    vm_shadow *shadow;     /* races: the last accesses of each byte (global
+                              and local buffers; race.c) */
 } vm_buf;
 
 /* Where a buffer comes from. */
@@ -124,6 +137,8 @@ typedef struct {
     bool fresh;            /* reset writtensize bytes instead, so that a
                               debugger shows no value of an earlier warp */
     uint8_t *tmpl;         /* the register file a warp starts with */
+    vm_shadow **shadow;    /* races: per buffer id, global and constant
+                              ones (race.c), else NULL */
     vm_bufinfo *bufs;      /* [0] is the null buffer */
     uint32_t nbufs;
     uint64_t local_bytes;  /* per work-group */
@@ -250,6 +265,7 @@ struct vm_group {
      * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
     uint64_t *ncount;
     uint32_t *nfirst, *touched, ntouched;
+    vm_shadow *lshadow;    /* races: the local memory's (race.c) */
     vm_copy *copy;         /* the group's async copies so far */
     uint32_t ncopy, capcopy;
     uint64_t *copybits;    /* per copy: reached, then waited (words each) */
@@ -296,6 +312,19 @@ int vm_async_wait(vm_warp *w, const vm_ins *I, uint64_t exec);
 /* At the end of g's group: every work-item reached each copy and waited
  * for its event? 0, else -1 with a warp of g trapped (t filled). */
 int vm_async_end(vm_group *g, vm_trap *t);
+
+/* ---- race.c: the data race detector ---- */
+
+enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC };
+/* Shadow memory of P's global buffers (P->shadow), of g's local memory
+ * (g->lshadow, cleared by vm_race_group); false without memory. */
+bool vm_race_prog(vm_prog *P);
+void vm_race_prog_free(vm_prog *P);
+bool vm_race_group(vm_group *g);
+/* The active lanes' access of instruction I (a memory op: bytes from the
+ * pointer plus index * stride; ATOM: the pointer) of kind VM_RACE_*: 0,
+ * or -1 with w->fault filled (RACE). */
+int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind);
 
 /* ---- interp.c: the dispatch loop ---- */
 
