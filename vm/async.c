@@ -12,13 +12,7 @@
 static uint64_t lane_int(const vm_warp *w, uint32_t off, unsigned size,
                          uint32_t l)
 {
-    const uint8_t *p = w->R + off + (size_t)l * size;
-    switch (size) {
-    case 1: return p[0];
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
+    return vm_reg_uint(w->R + off + (size_t)l * size, size);
 }
 
 static int fail(vm_warp *w, uint8_t why, uint32_t lane, uint32_t other,

@@ -26,42 +26,25 @@ static uint64_t rmw(uint8_t *q, unsigned es, enum atomic_fn f,
         __atomic_clear(&slow_lock, __ATOMIC_RELEASE);
         return old;
     }
-    if (es == 4) {
-        uint32_t *p = (uint32_t *)(void *)q, cur, nw;
-        cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-        do {
-            old = le_load((const uint8_t *)&cur, 4);
-            uint8_t b[4];
-            le_store(b, 4, atomic_apply(f, s, old, val, cmp));
-            memcpy(&nw, b, 4);
-        } while (!__atomic_compare_exchange_n(p, &cur, nw, true,
-                                              __ATOMIC_SEQ_CST,
-                                              __ATOMIC_RELAXED));
-        return old;
+    /* a compare-and-swap loop on the element as a host integer T */
+#define CAS_LOOP(T)                                                         \
+    {                                                                       \
+        T *p = (T *)(void *)q, cur = __atomic_load_n(p, __ATOMIC_RELAXED);  \
+        T nw;                                                               \
+        do {                                                                \
+            old = le_load((const uint8_t *)&cur, sizeof(T));                \
+            uint8_t b[sizeof(T)];                                           \
+            le_store(b, sizeof(T), atomic_apply(f, s, old, val, cmp));      \
+            memcpy(&nw, b, sizeof(T));                                      \
+        } while (!__atomic_compare_exchange_n(p, &cur, nw, true,            \
+                                              __ATOMIC_SEQ_CST,             \
+                                              __ATOMIC_RELAXED));           \
+        return old;                                                         \
     }
-    uint64_t *p = (uint64_t *)(void *)q, cur, nw;
-    cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-    do {
-        old = le_load((const uint8_t *)&cur, 8);
-        uint8_t b[8];
-        le_store(b, 8, atomic_apply(f, s, old, val, cmp));
-        memcpy(&nw, b, 8);
-    } while (!__atomic_compare_exchange_n(p, &cur, nw, true,
-                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-    return old;
-}
-
-/* A register element of es bytes (4 or 8), in host order. */
-static uint64_t reg_get(const uint8_t *p, unsigned es)
-{
-    if (es == 4) {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
+    if (es == 4)
+        CAS_LOOP(uint32_t)
+    CAS_LOOP(uint64_t)
+#undef CAS_LOOP
 }
 
 static void reg_set(uint8_t *p, unsigned es, uint64_t v)
@@ -104,8 +87,8 @@ int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec)
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         const vm_buf *b = &w->bufs[bid[l]];
-        uint64_t val = reg_get(R + I->b + (size_t)l * es, es);
-        uint64_t cmp = reg_get(R + I->c + (size_t)l * es, es);
+        uint64_t val = vm_reg_uint(R + I->b + (size_t)l * es, es);
+        uint64_t cmp = vm_reg_uint(R + I->c + (size_t)l * es, es);
         if (f == AT_CMPXCHG) {   /* a is the compared value, b the new */
             uint64_t t = val;
             val = cmp, cmp = t;

@@ -735,32 +735,25 @@ typedef uint64_t MAY_ALIAS ua64;
         vmbreak;                                                            \
     }
 
-/* Atomics: out of line, lane by lane (atomic.c). Fences order this
+/* Out of line, lane by lane: FN(w, ip, exec), non-zero on a trap. */
+#define OUT_OF_LINE(FN)                                                     \
+    if (UNLIKELY(FN(w, ip, exec)))                                          \
+        goto trap;
+/* Atomics (atomic.c), async copies (async.c). Fences order this
  * thread's accesses against other work-groups' threads; within a group
  * the warps run one at a time, in order, already. */
-#define H_ATOM(S)                                                           \
-    if (UNLIKELY(vm_atomic(w, ip, exec)))                                   \
-        goto trap;
+#define H_ATOM(S) OUT_OF_LINE(vm_atomic)
+#define H_ACOPY(S) OUT_OF_LINE(vm_async_copy)
+#define H_ACOPYS(S) OUT_OF_LINE(vm_async_copy)
+#define H_WAITEV(S) OUT_OF_LINE(vm_async_wait)
 #define H_FENCE(S) __atomic_thread_fence(__ATOMIC_SEQ_CST);
-/* Async copies: the group's bookkeeping, out of line (async.c). */
-#define H_ACOPY(S)                                                          \
-    if (UNLIKELY(vm_async_copy(w, ip, exec)))                               \
-        goto trap;
-#define H_ACOPYS(S) H_ACOPY(S)
-#define H_WAITEV(S)                                                         \
-    if (UNLIKELY(vm_async_wait(w, ip, exec)))                               \
-        goto trap;
 #define H_RFENCE(S) __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #define H_WFENCE(S) __atomic_thread_fence(__ATOMIC_RELEASE);
 
-/* Host calls and printf: out of line, lane by lane (native.c). */
-#define H_CALL(S)                                                           \
-    if (UNLIKELY(vm_native_call(w, ip, exec)))                              \
-        goto trap;
-#define H_CALLV(S) H_CALL(S)
-#define H_PRINTF(S)                                                         \
-    if (UNLIKELY(vm_native_printf(w, ip, exec)))                            \
-        goto trap;
+/* Host calls and printf (native.c). */
+#define H_CALL(S) OUT_OF_LINE(vm_native_call)
+#define H_CALLV(S) OUT_OF_LINE(vm_native_call)
+#define H_PRINTF(S) OUT_OF_LINE(vm_native_printf)
 
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
