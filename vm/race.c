@@ -30,25 +30,26 @@ void vm_race_prog_free(vm_prog *P)
     P->shadow = NULL;
 }
 
-/* Does access x conflict with the access `me` makes (in barrier interval
- * bar, of a group of gs work-items)? Different work-items, the same
- * interval or different groups, at least one a write (the caller asks
- * only about pairs with one), not both atomic. */
-static bool conflict(const vm_access *x, uint32_t me, uint32_t bar,
-                     uint32_t gs, bool atomic)
+/* Does access x conflict with the access `me` makes in barrier interval
+ * bar of the group whose items are lo..lo + gs - 1? Different work-items,
+ * the same interval or different groups, at least one a write (the
+ * caller asks only about pairs with one), not both atomic. */
+static inline bool conflict(const vm_access *x, uint32_t me, uint32_t bar,
+                            uint32_t lo, uint32_t gs, bool atomic)
 {
     if (!x->item || x->item == me || (atomic && (x->pc & ATOMIC_BIT)))
         return false;
-    return (x->item - 1) / gs != (me - 1) / gs || x->bar == bar;
+    return x->item - lo >= gs || x->bar == bar;
 }
 
 /* A read's record: it replaces a reader that is itself, none, or of an
  * older interval of the group, so that two different readers stay. */
-static void note_read(vm_shadow *s, const vm_access *a, uint32_t gs)
+static inline void note_read(vm_shadow *s, const vm_access *a, uint32_t lo,
+                             uint32_t gs)
 {
-    if (!conflict(&s->r1, a->item, a->bar, gs, false))
+    if (!conflict(&s->r1, a->item, a->bar, lo, gs, false))
         s->r1 = *a;
-    else if (!conflict(&s->r2, a->item, a->bar, gs, false))
+    else if (!conflict(&s->r2, a->item, a->bar, lo, gs, false))
         s->r2 = *a;
 }
 
@@ -77,6 +78,7 @@ int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind)
     if (kind != VM_RACE_ATOMIC)
         I->widen(idx, R + I->b, W);
     const bool write = kind != VM_RACE_READ, atomic = kind == VM_RACE_ATOMIC;
+    vm_shadow prev;
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         const vm_buf *b = &w->bufs[bid[l] < P->nbufs ? bid[l] : 0];
@@ -84,20 +86,27 @@ int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind)
             continue;   /* private or constant memory */
         uint64_t at = off[l] + idx[l] * (kind == VM_RACE_ATOMIC ? 0
                                                                 : I->stride);
-        vm_access a = {(uint32_t)(w->g->linear * gs + w->base + l + 1),
-                       w->barriers, I->pc | (atomic ? ATOMIC_BIT : 0)};
+        const uint32_t lo = (uint32_t)(w->g->linear * gs + 1);
+        vm_access a = {lo + w->base + l, w->barriers,
+                       I->pc | (atomic ? ATOMIC_BIT : 0)};
+        const vm_shadow *same = NULL;   /* the last byte's records, checked */
         for (uint32_t k = 0; k < I->len; k++) {
             vm_shadow *s = b->shadow + at + k;
-            if (conflict(&s->w, a.item, a.bar, gs, atomic))
-                return report(w, I, l, bid[l], at, kind, &s->w, true);
-            if (write && conflict(&s->r1, a.item, a.bar, gs, atomic))
-                return report(w, I, l, bid[l], at, kind, &s->r1, false);
-            if (write && conflict(&s->r2, a.item, a.bar, gs, atomic))
-                return report(w, I, l, bid[l], at, kind, &s->r2, false);
+            if (!same || memcmp(s, same, sizeof *s)) {
+                if (conflict(&s->w, a.item, a.bar, lo, gs, atomic))
+                    return report(w, I, l, bid[l], at, kind, &s->w, true);
+                if (write && conflict(&s->r1, a.item, a.bar, lo, gs, atomic))
+                    return report(w, I, l, bid[l], at, kind, &s->r1, false);
+                if (write && conflict(&s->r2, a.item, a.bar, lo, gs, atomic))
+                    return report(w, I, l, bid[l], at, kind, &s->r2, false);
+            }
+            vm_shadow before = *s;
             if (write)
                 s->w = a;
             else
-                note_read(s, &a, gs);
+                note_read(s, &a, lo, gs);
+            prev = before;
+            same = &prev;
         }
     }
     return 0;
