@@ -973,6 +973,11 @@ void stmt_line(A *a)
         /* `frobnicate x, y`: an unknown instruction, not a register. */
         enum asm_fn f2;
         bi_desc b2;
+        if (t->len == 7 && !memcmp(t->s, "event_t", 7)) {
+            asm_error(a, t->col, t->col + 7, "an event is a uint in the IR: "
+                      "write uint (docs/ir.md, \"Async copies\")");
+            return;
+        }
         if (!parse_is_func(t->s, t->len, &f2, &b2)) {
             parse_unknown_func(a, t, "instruction or built-in");
             return;
