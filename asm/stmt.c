@@ -351,8 +351,9 @@ static bool assign_type(A *a, node *rhs, ty_t t, const char *dest)
         return false;
     }
     if (rhs->x.cls == X_PTR) {
-        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s)",
-                       dest, ty_name(t, b1));
+        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s); "
+                       "an element of 8-byte integers (a ulong slot) holds "
+                       "one", dest, ty_name(t, b1));
         return false;
     }
     if (rhs->x.cls != X_VAL)
@@ -395,7 +396,9 @@ static bool ptr_compatible(A *a, const node *rhs, const bc_reg *d,
         asm_error_node(a, rhs, "%s is %s; cannot assign %s", dest,
                        diag_xty_name(&dx, b1),
                        rhs->x.cls == X_PTR ? diag_xty_name(&rhs->x, b2)
-                                           : "a value");
+                       : rhs->kind == N_INDEX ? "a value (a pointer comes "
+                         "out of an element of 8-byte integers, a ulong "
+                         "slot)" : "a value");
         return false;
     }
     if (rhs->x.cptr && !dx.cptr) {
@@ -452,7 +455,9 @@ static void assign(A *a, node *lhs, int op, node *rhs)
         opnd o;
         uint32_t p;
         if (r->kind == BC_REG_PTR) {
-            if (ptr_compatible(a, rhs, r, name))
+            if (lower_is_slot(rhs))   /* q = slots[i]: LDP */
+                lower_slot(a, rhs, reg, false);
+            else if (ptr_compatible(a, rhs, r, name))
                 lower_ptr(a, rhs, (int32_t)reg, &p);
         } else if (assign_type(a, rhs, r->type, name)) {
             lower_expr(a, rhs, (int32_t)reg, &o);
@@ -491,7 +496,15 @@ static void assign(A *a, node *lhs, int op, node *rhs)
                            p->x.cptr ? "const" : "constant");
             return;
         }
-        if (!check_expr(a, rhs) || !assign_type(a, rhs, lhs->x.t, "the element"))
+        if (!check_expr(a, rhs))
+            return;
+        if (rhs->x.cls == X_PTR && lower_is_slot(lhs)) {
+            uint32_t q;   /* slots[i] = q: STP */
+            if (lower_ptr(a, rhs, -1, &q))
+                lower_slot(a, lhs, q, true);
+            return;
+        }
+        if (!assign_type(a, rhs, lhs->x.t, "the element"))
             return;
         lower_store(a, lhs, rhs);
         return;
@@ -505,10 +518,7 @@ static void call_stmt(A *a, node *call)
     char bn[BI_NAME_MAX];
     if (!call || !at_eol(a) || !check_expr(a, call))
         return;
-    if (call->x.cls != X_VOID && !(call->op < F_COUNT &&
-                                   (asm_fns[call->op].base == BCB_ATOM ||
-                                    call->op == F_ASYNC_COPY ||
-                                    call->op == F_ASYNC_STRIDED_COPY))) {
+    if (call->x.cls != X_VOID && !asm_fn_effect(call->op)) {
         asm_error_node(a, call, "the result of %s is not used",
                        call->op == F_BI ? bi_format(&call->bi, bn)
                        : call->op == F_EXT ? a->extn[call->reg]
@@ -973,11 +983,6 @@ void stmt_line(A *a)
         /* `frobnicate x, y`: an unknown instruction, not a register. */
         enum asm_fn f2;
         bi_desc b2;
-        if (t->len == 7 && !memcmp(t->s, "event_t", 7)) {
-            asm_error(a, t->col, t->col + 7, "an event is a uint in the IR: "
-                      "write uint (docs/ir.md, \"Async copies\")");
-            return;
-        }
         if (!parse_is_func(t->s, t->len, &f2, &b2)) {
             parse_unknown_func(a, t, "instruction or built-in");
             return;

@@ -577,8 +577,8 @@ static int check_operands(vctx *v, const uint32_t *ins, vins *I)
     }
     I->list = w;
     /* Constant data is read-only: `constant` space or const-qualified. */
-    int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
-                                      oi->base == BCB_VSTH ? 2 : -1;
+    int sp = oi->base == BCB_ST || oi->base == BCB_STP ? 0
+             : oi->base == BCB_VSTORE || oi->base == BCB_VSTH ? 2 : -1;
     if (sp >= 0 && (reg[sp]->space == BC_CONSTANT ||
                     (reg[sp]->flags & BC_REGF_CONSTPTR)))
         return verr(v, "%s: stores through register %u, a pointer to %s "
@@ -684,10 +684,11 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         if (check_type(v, OPND(0), 'Q', n, esz) ||
             check_type(v, OPND(1), 'Q', n, esz))
             return -1;
-        if (!ty_eq(reg[0]->type, reg[1]->type) ||
-            reg[0]->space != reg[1]->space)
+        /* the pointee types may differ (a pointer cast: every access
+         * through it is checked), the address space may not */
+        if (reg[0]->space != reg[1]->space)
             return verr(v, "%s: register %u is %s, register %u is %s (the "
-                           "pointer types must be equal)", op, word[0],
+                           "address spaces must be equal)", op, word[0],
                         desc(reg[0], d1), word[1], desc(reg[1], d2));
         if ((reg[1]->flags & BC_REGF_CONSTPTR) &&
             !(reg[0]->flags & BC_REGF_CONSTPTR))
@@ -700,6 +701,13 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         unsigned pi = oi->base == BCB_LD ? 1 : 0;
         if (reg[pi]->type.n != n)
             return bad(v, OPND(pi), "a pointer to %u components", n);
+        return 0;
+    }
+    case BCB_LDP: case BCB_STP: {   /* the slot: an 8-byte integer */
+        unsigned pi = oi->base == BCB_LDP ? 1 : 0;
+        if (ty_sizeof(reg[pi]->type) != 8 || reg[pi]->type.n != 1 ||
+            ty_is_float((enum ty_scalar)reg[pi]->type.s))
+            return bad(v, OPND(pi), "a pointer to 8-byte integers");
         return 0;
     }
     case BCB_VLOAD:
@@ -749,14 +757,9 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
     case BCB_MATHS:
         return check_maths(v, I);
     case BCB_BARRIER: case BCB_FENCE: case BCB_RFENCE: case BCB_WFENCE:
-        if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
-            return verr(v, "%s: unknown fence flags 0x%x", op, word[0] &
-                        ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL));
-        f->barrier |= oi->base == BCB_BARRIER;
-        return 0;
     case BCB_ATOM: case BCB_ACOPY: case BCB_ACOPYS: case BCB_WAITEV: {
-        char why[200];
-        const char *e = vm_sync_rule(oi->base, n, reg, word, why, sizeof why);
+        char why[200], *e = vm_sync_rule(oi->base, n, reg, word, why, 200);
+        f->barrier |= oi->base == BCB_BARRIER;
         return e ? verr(v, "%s: %s", op, e) : 0;
     }
     default:

@@ -1,5 +1,6 @@
-/* The verifier's rules for atomics and async copies: what the handlers
- * (vm/atomic.c, vm/async.c) trust about their operands. */
+/* The verifier's rules for barriers, fences, atomics and async copies:
+ * what the handlers (vm/atomic.c, vm/async.c) trust about their
+ * operands. */
 #include "vm/vsync.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ static bool writable(const bc_reg *p)
 
 /* ATOM d, p, a, b, i: operands a function does not take repeat d (a, b)
  * or a (b), so that each instruction has one spelling. */
-static const char *atom(unsigned n, const bc_reg *const *reg,
+static char *atom(unsigned n, const bc_reg *const *reg,
                         const uint32_t *word, char *buf, size_t len)
 {
     if (word[4] >= AT_COUNT || n != 1 || reg[1]->type.n != 1 ||
@@ -35,7 +36,7 @@ static const char *atom(unsigned n, const bc_reg *const *reg,
 
 /* ACOPY(S) d, a, b, c[, o], p: a uint event from one between local and
  * global memory of one type, integer count (and stride), a uint event. */
-static const char *acopy(bool strided, const bc_reg *const *reg,
+static char *acopy(bool strided, const bc_reg *const *reg,
                          const uint32_t *word, char *buf, size_t len)
 {
     const bc_reg *d = reg[0], *a = reg[1], *b = reg[2], *ev = reg[strided ? 5 : 4];
@@ -57,11 +58,17 @@ static const char *acopy(bool strided, const bc_reg *const *reg,
     return buf;
 }
 
-const char *vm_sync_rule(unsigned base, unsigned n,
-                         const bc_reg *const *reg, const uint32_t *word,
-                         char *buf, size_t len)
+char *vm_sync_rule(unsigned base, unsigned n,
+                   const bc_reg *const *reg, const uint32_t *word,
+                   char *buf, size_t len)
 {
     switch (base) {
+    case BCB_BARRIER: case BCB_FENCE: case BCB_RFENCE: case BCB_WFENCE:
+        if (!(word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL)))
+            return NULL;
+        snprintf(buf, len, "unknown fence flags 0x%x",
+                 word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL));
+        return buf;
     case BCB_ATOM:
         return atom(n, reg, word, buf, len);
     case BCB_ACOPY: case BCB_ACOPYS:

@@ -8,11 +8,11 @@
 
 #include "vm/bytecode.h"
 
-/* ATOM, ACOPY, ACOPYS, WAITEV with n components, their operand registers
+/* BARRIER, the fences, ATOM, ACOPY, ACOPYS, WAITEV with n components, their operand registers
  * reg[i] and words word[i]: NULL if they keep the rule, else why not
  * (in buf). */
-const char *vm_sync_rule(unsigned base, unsigned n,
-                         const bc_reg *const *reg, const uint32_t *word,
-                         char *buf, size_t len);
+char *vm_sync_rule(unsigned base, unsigned n,
+                   const bc_reg *const *reg, const uint32_t *word,
+                   char *buf, size_t len);
 
 #endif

@@ -49,11 +49,12 @@ static enum ty_scalar how_of(ty_t t, char how)
     return how == 'f' ? s : how == 's' ? ty_signed_of(s) : ty_unsigned_of(s);
 }
 
-static void args_of(SX *x, uint32_t n, uint32_t *w)
+/* The n value operands into w; `extra` more (pointers) follow them. */
+static void args_of(SX *x, uint32_t n, uint32_t *w, uint32_t extra)
 {
-    if (spv_wc(&x->m, x->at) != 5 + n)
+    if (spv_wc(&x->m, x->at) != 5 + n + extra)
         sx_refuse(x, "OpenCL.std instruction with %u operands, %u expected",
-                  spv_wc(&x->m, x->at) - 5, n);
+                  spv_wc(&x->m, x->at) - 5, n + extra);
     for (uint32_t i = 0; i < n; i++)
         w[i] = sx_reg(x, 5 + i);
 }
@@ -61,13 +62,31 @@ static void args_of(SX *x, uint32_t n, uint32_t *w)
 static void op(SX *x, const struct oclop *o)
 {
     uint32_t w[5];
-    args_of(x, o->args, w + 1);
+    args_of(x, o->args, w + 1, 0);
     ty_t t = sx_r(x, w[1])->type;
     ty_t rt = o->base == BCB_ABS ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
                                  : t;
     w[0] = sx_def(x, rt);
     sx_emit(x, (enum bc_base)o->base, how_of(t, o->how), t.n, 0, w,
             1u + o->args);
+}
+
+/* frexp, modf, fract, remquo, sincos, lgamma_r: the value the function
+ * stores (MATHS with SECOND) into a temporary, and its store through the
+ * pointer operand (word i), checked as every store is. */
+static void ptr_out(SX *x, enum ty_scalar s, unsigned n, const mf_sig *sig,
+                    const uint32_t *w, uint32_t i)
+{
+    uint32_t idx, base = sx_addr(x, sx_val(x, i), i, &idx);
+    ty_t pt = sx_r(x, base)->type;
+    if (sx_r(x, base)->kind != BC_REG_PTR || pt.n != sig->out.n ||
+        ty_scalar_size((enum ty_scalar)pt.s) !=
+            ty_scalar_size((enum ty_scalar)sig->out.s))
+        sx_refuse(x, "a pointer output of another type");
+    uint32_t m[5] = {sx_temp(x, pt), w[1], w[2], w[3], w[4]};
+    sx_emit(x, BCB_MATHS, s, n, BC_F_SECOND, m, 5);
+    uint32_t st[3] = {base, idx, m[0]};
+    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, st, 3);
 }
 
 /* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
@@ -78,7 +97,8 @@ static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
     uint32_t w[5];
-    args_of(x, mi->nargs, w + 1);
+    bool out = mi->shape == MFS_PTR || mi->shape == MFS_PTRI;
+    args_of(x, mi->nargs, w + 1, out);
     ty_t t = sx_r(x, w[1])->type;
     enum ty_scalar s = how_of(t, how);
     if (!mathfn_takes((enum mathfn)f, s))
@@ -88,15 +108,16 @@ static void math(SX *x, int f, char how)
     if (form == MF_FORM_SHAPED) {
         mf_sig sig;
         const char *why = NULL;
-        if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI ||
-            mi->shape == MFS_SHUF ||
+        if (mi->shape == MFS_SHUF ||
             !mathfn_sig((enum mathfn)f, TY(s, t.n), 0, &sig, &why))
             sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
                       why ? ": " : " (not yet)", why ? why : "");
-        w[0] = sx_def(x, sig.res);
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
         w[4] = (uint32_t)f;
+        if (out)   /* the pointer output first: the result may be x */
+            ptr_out(x, s, t.n, &sig, w, 5 + mi->nargs);
+        w[0] = sx_def(x, sig.res);
         sx_emit(x, BCB_MATHS, s, t.n, 0, w, 5);
         return;
     }

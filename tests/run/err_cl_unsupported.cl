@@ -1,8 +1,9 @@
-// RUN: clvm run %s --global 1 --arg p=zeros:4 --arg q=zeros:4 --arg c=1
-// A construct the translator does not take yet (a choice between
-// pointers): one line naming it and the source line.
-kernel void choose(global int *p, global int *q, int c)
+// RUN: clvm run %s --global 1 --arg p=zeros:4
+// A construct the translator does not take: a function declared but not
+// defined (clang accepts it). One line naming it and the source line.
+int helper(int x);
+
+kernel void undefined_call(global int *p)
 {
-    global int *r = c ? p : q;
-    r[0] = 1;
+    p[0] = helper(1);
 }
