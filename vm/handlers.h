@@ -536,6 +536,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_LDP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         ua64 *dof = REG(ua64, ip->d);                                       \
         ua32 *db = REG(ua32, ip->d + 8 * W);                                \
         const uint32_t nb_ = w->P->nbufs;                                   \
@@ -549,6 +550,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_STP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const ua64 *so = REG(const ua64, ip->d);                            \
         const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
