@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "asm/asm.h"
+#include "stdlib/atomic.h"
 #include "stdlib/builtin.h"
 #include "vm/bytecode.h"
 #include "asm/lex.h"
@@ -148,6 +149,41 @@
       OC3(-1, -1, -1),                                                      \
       "void barrier(cl_mem_fence_flags flags)",                             \
       "every work-item of the group waits here")                            \
+    X(MEM_FENCE, "mem_fence", 1, BCB_FENCE, -1,                             \
+      OC3(-1, -1, -1),                                                      \
+      "void mem_fence(cl_mem_fence_flags flags)",                           \
+      "the work-item's loads and stores before it are done before those "   \
+      "after it")                                                           \
+    X(READ_MEM_FENCE, "read_mem_fence", 1, BCB_RFENCE, -1,                  \
+      OC3(-1, -1, -1),                                                      \
+      "void read_mem_fence(cl_mem_fence_flags flags)",                      \
+      "the same for loads")                                                 \
+    X(WRITE_MEM_FENCE, "write_mem_fence", 1, BCB_WFENCE, -1,                \
+      OC3(-1, -1, -1),                                                      \
+      "void write_mem_fence(cl_mem_fence_flags flags)",                     \
+      "the same for stores")                                                \
+    ATOMIC_FNS(ASM_ATOMIC, X)                                               \
+    X(ASYNC_COPY, "async_work_group_copy", 4, BCB_ACOPY, -1,                \
+      OC3(-1, -1, -1),                                                      \
+      "event_t async_work_group_copy(local T *dst, const global T *src, "   \
+      "size_t n, event_t e), the same from local to global; T any type, "   \
+      "event_t uint in the IR",                                             \
+      "dst[i] = src[i] for i < n, by the work-group (every work-item with " \
+      "the same operands); gives e if e != 0, else a new event")            \
+    X(ASYNC_STRIDED_COPY, "async_work_group_strided_copy", 5, BCB_ACOPYS,   \
+      -1, OC3(-1, -1, -1),                                                  \
+      "event_t async_work_group_strided_copy(local T *dst, const global T " \
+      "*src, size_t n, size_t stride, event_t e), the same from local to "  \
+      "global",                                                             \
+      "the same with the global side's elements stride apart")              \
+    X(WAIT_GROUP_EVENTS, "wait_group_events", 2, BCB_WAITEV, -1,            \
+      OC3(-1, -1, -1),                                                      \
+      "void wait_group_events(int n, event_t *events)",                     \
+      "waits for the copies of events[0..n-1]; every work-item waits for "  \
+      "each event it got before the kernel ends")                           \
+    X(PREFETCH, "prefetch", 2, BCB_MOV, -1, OC3(-1, -1, -1),                \
+      "void prefetch(const global T *p, size_t n)",                         \
+      "nothing (a hint to the cache; no instruction)")                      \
     X(VEC_STEP, "vec_step", 1, BCB_MOV, -1,                                 \
       OC3(-1, -1, -1),                                                      \
       "int vec_step(T x), int vec_step(type)",                              \
@@ -156,6 +192,24 @@
       OC3(-1, -1, -1),                                                      \
       "size_t sizeof(T x), size_t sizeof(type)",                            \
       "the size in bytes (16 for float3); a constant")
+
+/* The atomic functions of stdlib/atomic.h, each as atomic_NAME (int and
+ * uint; float for xchg) and atom_NAME (also long and ulong), in that
+ * order: F_ATOMIC_ADD + 2 * fn + (atom_ form). */
+#define ASM_ATOMIC(X, E, name, nv, flt, syn)                                \
+    X(ATOMIC_##E, "atomic_" name, (nv) + 1, BCB_ATOM, -1, OC3(-1, -1, -1),  \
+      "T atomic_" name "(volatile T *p" ASM_AT_ARGS##nv "); T int or "      \
+      "uint" ASM_AT_FLT##flt ", p global or local",                         \
+      "old = *p, " syn ", indivisibly; gives old")                          \
+    X(ATOM_##E, "atom_" name, (nv) + 1, BCB_ATOM, -1, OC3(-1, -1, -1),      \
+      "T atom_" name "(volatile T *p" ASM_AT_ARGS##nv "); T int, uint, "    \
+      "long or ulong, p global or local",                                   \
+      "old = *p, " syn ", indivisibly; gives old")
+#define ASM_AT_ARGS0 ""
+#define ASM_AT_ARGS1 ", T val"
+#define ASM_AT_ARGS2 ", T cmp, T val"
+#define ASM_AT_FLT0 ""
+#define ASM_AT_FLT1 " or float"
 
 /* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST/FTEST2
  * for the masks, MATHS for the other shapes; the function id is the
@@ -201,6 +255,25 @@ enum asm_fn {
     F_EXT,            /* a declared extern: node->reg is its index */
 };
 _Static_assert(F_EXT < 256, "node->op holds an enum asm_fn in a byte");
+
+/* Does a call of op do something besides its value (an atomic, an async
+ * copy), so that the value may go unused? */
+static inline bool asm_fn_effect(unsigned op)
+{
+    return (op >= F_ATOMIC_ADD && op <= F_ATOM_XOR) || op == F_ASYNC_COPY ||
+           op == F_ASYNC_STRIDED_COPY;
+}
+
+/* Is op an atomic built-in? Then *f is its function and *atom whether it
+ * is the atom_ form. */
+static inline bool asm_fn_atomic(unsigned op, enum atomic_fn *f, bool *atom)
+{
+    if (op < F_ATOMIC_ADD || op > F_ATOM_XOR)
+        return false;
+    *f = (enum atomic_fn)((op - F_ATOMIC_ADD) / 2);
+    *atom = (op - F_ATOMIC_ADD) & 1;
+    return true;
+}
 
 typedef struct {
     const char *name;

@@ -434,6 +434,10 @@ typedef uint64_t MAY_ALIAS ua64;
     const int mc_ = mem_check(w, ip, exec, R);                              \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
+/* --check races: the access recorded and checked (race.c). */
+#define RACE(K)                                                             \
+    if (UNLIKELY(P->r.races) && vm_race(w, ip, exec, K))                    \
+        goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
@@ -464,6 +468,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define LOAD(S)                                                             \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         u##S *d_ = REG(u##S, ip->d);                                        \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -492,6 +497,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -524,6 +530,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VLDH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         t_F32 *d_ = REG(t_F32, ip->d);                  \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
             uint32_t l = CTZ(m_);                                           \
@@ -537,6 +544,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VSTH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const t##S *s_ = REG(const t##S, ip->d);                            \
         enum rnd rm = (enum rnd)((ip->flags & BC_F_RND) >> BC_F_RND_SHIFT); \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -568,6 +576,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_LDP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         ua64 *dof = REG(ua64, ip->d);                                       \
         ua32 *db = REG(ua32, ip->d + 8 * W);                                \
         const uint32_t nb_ = w->P->nbufs;                                   \
@@ -581,6 +590,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_STP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const ua64 *so = REG(const ua64, ip->d);                            \
         const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -800,14 +810,25 @@ typedef uint64_t MAY_ALIAS ua64;
         vmbreak;                                                            \
     }
 
-/* Host calls and printf: out of line, lane by lane (native.c). */
-#define H_CALL(S)                                                           \
-    if (UNLIKELY(vm_native_call(w, ip, exec)))                              \
+/* Out of line, lane by lane: FN(w, ip, exec), non-zero on a trap. */
+#define OUT_OF_LINE(FN)                                                     \
+    if (UNLIKELY(FN(w, ip, exec)))                                          \
         goto trap;
-#define H_CALLV(S) H_CALL(S)
-#define H_PRINTF(S)                                                         \
-    if (UNLIKELY(vm_native_printf(w, ip, exec)))                            \
-        goto trap;
+/* Atomics (atomic.c), async copies (async.c). Fences order this
+ * thread's accesses against other work-groups' threads; within a group
+ * the warps run one at a time, in order, already. */
+#define H_ATOM(S) OUT_OF_LINE(vm_atomic)
+#define H_ACOPY(S) OUT_OF_LINE(vm_async_copy)
+#define H_ACOPYS(S) OUT_OF_LINE(vm_async_copy)
+#define H_WAITEV(S) OUT_OF_LINE(vm_async_wait)
+#define H_FENCE(S) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#define H_RFENCE(S) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#define H_WFENCE(S) __atomic_thread_fence(__ATOMIC_RELEASE);
+
+/* Host calls and printf (native.c). */
+#define H_CALL(S) OUT_OF_LINE(vm_native_call)
+#define H_CALLV(S) OUT_OF_LINE(vm_native_call)
+#define H_PRINTF(S) OUT_OF_LINE(vm_native_printf)
 
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */

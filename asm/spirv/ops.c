@@ -801,11 +801,13 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpCopyMemorySized: sx_copy(x, true); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
-    case SpvOpMemoryBarrier: case SpvOpLifetimeStart: case SpvOpLifetimeStop:
+    case SpvOpMemoryBarrier: sx_fence(x); break;
+    case SpvOpLifetimeStart: case SpvOpLifetimeStop:
     case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpNoLine:
     case SpvOpUndef:
         break;
     default:
-        sx_refuse(x, "%s is not supported yet", spv_opname(op));
+        if (!sx_atomic(x, op) && !sx_async(x, op))
+            sx_refuse(x, "%s is not supported yet", spv_opname(op));
     }
 }
