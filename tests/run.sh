@@ -37,6 +37,8 @@ suite host sh tests/ocl/host.sh "$build"
 suite "spirv roundtrip" sh tests/spirv/roundtrip.sh "$build"
 suite "repl tour" sh tests/repl/tour.sh "$build"
 suite "repl tmux" sh tests/repl/tmux.sh "$build"
+suite oclgrind /usr/bin/python3 tests/oclgrind/run.py "$build"
+suite "oclgrind selftest" /usr/bin/python3 tests/oclgrind/selftest.py "$build"
 if [ -n "$switch" ]; then
     for t in "$switch"/tests/test_vm*; do
         [ -x "$t" ] && suite "switch $t" "$t"
