@@ -37,6 +37,7 @@ suite host sh tests/ocl/host.sh "$build"
 suite "spirv roundtrip" sh tests/spirv/roundtrip.sh "$build"
 suite "repl tour" sh tests/repl/tour.sh "$build"
 suite "repl tmux" sh tests/repl/tmux.sh "$build"
+suite "cl vs pocl" /usr/bin/python3 tests/pocl/clkernels.py "$build"
 suite oclgrind /usr/bin/python3 tests/oclgrind/run.py "$build"
 suite "oclgrind selftest" /usr/bin/python3 tests/oclgrind/selftest.py "$build"
 if [ -n "$switch" ]; then
