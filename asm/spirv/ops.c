@@ -457,10 +457,13 @@ static void shuffle(SX *x)
             swz(x, d, src ? b : a, sel, n, false);
             continue;
         }
-        uint32_t tmp = sx_temp(x, TY(t.s, k == 5 || k == 6 || k == 7 ? 8
-                                     : k > 8 ? 16 : k));
-        swz(x, tmp, src ? b : a, sel, k, false);
-        swz(x, d, tmp, pos, k, true);
+        /* Through temporaries of widths clvm has (5 components: 4 + 1). */
+        for (uint32_t j = 0, w; j < k; j += w) {
+            w = k - j >= 16 ? 16 : k - j >= 8 ? 8 : k - j >= 4 ? 4 : k - j;
+            uint32_t tmp = sx_temp(x, TY(t.s, w));
+            swz(x, tmp, src ? b : a, sel + j, w, false);
+            swz(x, d, tmp, pos + j, w, true);
+        }
     }
 }
 

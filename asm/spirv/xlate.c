@@ -368,8 +368,13 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
              spv_word(m, at, 3) < m->bound &&
              m->extset[spv_word(m, at, 3)] == SE_SKIP))
             continue;
-        for (uint32_t i = from; i < spv_wc(m, at); i++)
-            if (m->w[at + i] < m->bound)
+        /* Ids escape; literal operands are no ids (a shuffle's component
+         * 17 is not variable %17). */
+        uint32_t end = op == SpvOpVectorShuffle || op == SpvOpCompositeInsert
+                           ? 5 : op == SpvOpCompositeExtract ? 4
+                           : op == SpvOpSwitch ? 2 : spv_wc(m, at);
+        for (uint32_t i = from; i < end && i < spv_wc(m, at); i++)
+            if (m->w[at + i] < m->bound && !(op == SpvOpExtInst && i == 4))
                 u[m->w[at + i]].esc = u[root(u, m->w[at + i])].esc = 1;
     }
 }
