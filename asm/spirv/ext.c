@@ -119,15 +119,15 @@ static void vload(SX *x, const char *name)
     bool half = strstr(name, "half") != NULL;
     ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
     uint32_t w[3] = {0, sx_reg(x, 5), sx_reg(x, 6)};
-    const bc_reg *p = sx_r(x, w[2]);
-    if (p->kind != BC_REG_PTR || p->type.n != 1)
+    const bc_reg p = *sx_r(x, w[2]);   /* a copy: sx_def may move it */
+    if (p.kind != BC_REG_PTR || p.type.n != 1)
         sx_refuse(x, "%s from a pointer to a vector type", name);
     w[0] = sx_def(x, half ? TY(TY_FLOAT, rt.n) : rt);
     if (half)
         sx_emit(x, BCB_VLDH, TY_UINT, rt.n,
                 name[5] == 'a' ? BC_F_ALIGNED : 0, w, 3);
     else
-        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p->type.s),
+        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p.type.s),
                 rt.n, 0, w, 3);
 }
 
