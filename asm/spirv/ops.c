@@ -159,6 +159,24 @@ static void ftest(SX *x, enum mathfn f)
     sx_emit(x, BCB_FTEST, (enum ty_scalar)t.s, t.n, 0, w, 3);
 }
 
+/* OpOrdered, OpUnordered: FTEST2 (isordered, isunordered). */
+static void ftest2(SX *x, enum mathfn f)
+{
+    uint32_t a = sx_reg(x, 3), b = sx_reg(x, 4);
+    ty_t t = sx_r(x, a)->type;
+    uint32_t w[4] = {sx_def(x, mask_of(t)), a, b, (uint32_t)f};
+    sx_emit(x, BCB_FTEST2, (enum ty_scalar)t.s, t.n, 0, w, 4);
+}
+
+/* OpBitCount: popcount, elementwise, of the operand's type. */
+static void bitcount(SX *x)
+{
+    uint32_t a = sx_reg(x, 3);
+    ty_t t = sx_r(x, a)->type;
+    uint32_t w[3] = {sx_def(x, t), a, (uint32_t)MF_POPCOUNT};
+    sx_emit(x, BCB_MATH1, (enum ty_scalar)t.s, t.n, 0, w, 3);
+}
+
 /* ---- conversions ---- */
 
 static void convert(SX *x, char src, char dst, bool sat)
@@ -732,6 +750,10 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpIsInf: ftest(x, MF_ISINF); break;
     case SpvOpIsFinite: ftest(x, MF_ISFINITE); break;
     case SpvOpSignBitSet: ftest(x, MF_SIGNBIT); break;
+    case SpvOpIsNormal: ftest(x, MF_ISNORMAL); break;
+    case SpvOpOrdered: ftest2(x, MF_ISORDERED); break;
+    case SpvOpUnordered: ftest2(x, MF_ISUNORDERED); break;
+    case SpvOpBitCount: bitcount(x); break;
     case SpvOpConvertFToU: convert(x, 'f', 'u', false); break;
     case SpvOpConvertFToS: convert(x, 'f', 's', false); break;
     case SpvOpConvertSToF: convert(x, 's', 'f', false); break;
