@@ -88,15 +88,18 @@ static void math(SX *x, int f, char how)
     if (form == MF_FORM_SHAPED) {
         mf_sig sig;
         const char *why = NULL;
+        /* shuffle's mask, last: its width is the result's */
+        unsigned mw = mi->shape == MFS_SHUF ? sx_r(x, w[mi->nargs])->type.n : 0;
         if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI ||
-            mi->shape == MFS_SHUF ||
-            !mathfn_sig((enum mathfn)f, TY(s, t.n), 0, &sig, &why))
+            !mathfn_sig((enum mathfn)f, TY(s, t.n), mw, &sig, &why))
             sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
                       why ? ": " : " (not yet)", why ? why : "");
+        if (mi->shape == MFS_SHUF)   /* SPIR-V's integers have no sign */
+            w[mi->nargs] = sx_as(x, w[mi->nargs], sig.arg[mi->nargs - 1]);
         w[0] = sx_def(x, sig.res);
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
-        w[4] = (uint32_t)f;
+        w[4] = (uint32_t)f | mw << 16;
         sx_emit(x, BCB_MATHS, s, t.n, 0, w, 5);
         return;
     }
