@@ -121,8 +121,6 @@ XFAIL = {
         "fract with a pointer output is refused through SPIR-V",
     "uninitialized/private_array_initializer_list": COPIES,
     "uninitialized/uninitialized_address": COPIES,
-    "uninitialized/uninitialized_local_variable":
-        "a __local scalar (not an array) is refused",
     "wait_event/wait_event_chained": ASYNC,
     "wait_event/wait_event_divergent": ASYNC,
     "wait_event/wait_event_duplicates": ASYNC,
