@@ -89,7 +89,7 @@ static spv_val *global(SX *x, uint32_t id)
                at->kind == SK_VEC;
     if (sc != SpvStorageClassWorkgroup || (at->kind != SK_ARRAY && !one) ||
         spv_wc(&x->m, d) > 4)
-        sx_refuse(x, "program-scope variables other than __local arrays "
+        sx_refuse(x, "program-scope variables other than __local ones "
                   "are not supported yet ('%s')", nm);
     if (!one && spv_typ(&x->m, d, at->elem)->kind == SK_ARRAY)
         sx_refuse(x, "'%s': __local arrays of arrays are not supported yet",
