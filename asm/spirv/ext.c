@@ -78,6 +78,9 @@ static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
     uint32_t w[5];
+    if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI)
+        sx_refuse(x, "OpenCL.std %s (a pointer output) through SPIR-V (not "
+                  "yet)", mi->name);
     args_of(x, mi->nargs, w + 1);
     ty_t t = sx_r(x, w[1])->type;
     enum ty_scalar s = how_of(t, how);
@@ -90,8 +93,7 @@ static void math(SX *x, int f, char how)
         const char *why = NULL;
         /* shuffle's mask, last: its width is the result's */
         unsigned mw = mi->shape == MFS_SHUF ? sx_r(x, w[mi->nargs])->type.n : 0;
-        if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI ||
-            !mathfn_sig((enum mathfn)f, TY(s, t.n), mw, &sig, &why))
+        if (!mathfn_sig((enum mathfn)f, TY(s, t.n), mw, &sig, &why))
             sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
                       why ? ": " : " (not yet)", why ? why : "");
         if (mi->shape == MFS_SHUF)   /* SPIR-V's integers have no sign */
