@@ -335,6 +335,10 @@ def main(argv):
     if not argv:
         sys.exit(__doc__.strip().splitlines()[4])
     clvm = os.path.join(argv[0], "clvm")
+    if not os.access(clvm, os.X_OK):
+        print(f"SKIP all {SUITE_SIZE} tests: no {clvm}")
+        print(f"oclgrind: 0 passed, 0 failed, {SUITE_SIZE} skipped")
+        return 0
     if not os.path.isfile(os.path.join(root, "TESTS")):
         print(f"SKIP all {SUITE_SIZE} tests: no suite at {root} (set CLVM_SHARED)")
         print(f"oclgrind: 0 passed, 0 failed, {SUITE_SIZE} skipped")

@@ -202,6 +202,8 @@ def main(argv):
     files = argv[1:] or sorted(glob.glob(os.path.join(ROOT, "tests/run/cl_*.cl")))
     passed = failed = skipped = 0
     try:
+        if not os.access(clvm, os.X_OK):
+            raise ImportError("no " + clvm)
         if not os.path.exists(POCL):
             raise ImportError("no " + POCL)
         os.environ["OCL_ICD_VENDORS"] = POCL
