@@ -257,9 +257,9 @@ static bool run_cc(char **srcs, cl_job *jobs, int n, char **log)
     char *diag = NULL;
     size_t dlen = 0;
     FILE *df = open_memstream(&diag, &dlen);
-    char *opts[] = {(char *)cl_options};
+    char *opts[] = {(char *)cl_options, "-w"};   /* clang: no warnings */
     bc_module m;
-    int rc = f ? cc_load(path, opts, 1, &m, df, why, sizeof why)
+    int rc = f ? cc_load(path, opts, 2, &m, df, why, sizeof why)
                : (snprintf(why, sizeof why, "cannot write %s", path), 1);
     fclose(df);
     unlink(path);
