@@ -5,6 +5,8 @@
  * once, so the two kernels agree by construction. */
 #include "tests/diff/gen.h"
 
+#include "tests/diff/accuracy.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,7 @@ typedef struct {
     size_t pbytes;            /* the value parameters' bytes so far */
     bool apply;               /* an apply statement's operands: half special */
     int nolit;                /* > 0: no literal operands (PoCL, see convert) */
+    int nmath;                /* private arrays of pointer outputs so far */
 } gen;
 
 /* What every component of a special operand (a literal, a constant or a
@@ -745,7 +748,7 @@ static ex convert(gen *g, ty_t t, int d)
      * (docs/difftest.md): no literal in the operand of a _sat
      * conversion from a floating type (parameters and constants are);
      * it folds convert_floatN_rt[zpn] of a constant integer wrongly
-     * (fault 5): none there either */
+     * (fault 8): none there either */
     bool nolit = (sat && !is_int(src)) ||
                  (!to_int && is_int(src) && *mode && strcmp(mode, "_rte"));
     g->nolit += nolit;
@@ -1193,6 +1196,125 @@ static dt_stmt *apply(gen *g)
     return stmt(g, DT_LINE, cl, ir);
 }
 
+/* A float literal of type s in both texts (v exact in s). */
+static ex fconst(gen *g, unsigned s, double v)
+{
+    const char *f = s == TY_FLOAT ? "%af" : "%a";
+    return (ex){kstr(g, f, v), kstr(g, f, v)};
+}
+
+/* fmin(fmax(x, lo), hi): x within [lo, hi], NaN becomes lo. */
+static ex within(gen *g, unsigned s, ex x, double lo, double hi)
+{
+    ex m = call(g, "fmax", 2, (ex[]){x, fconst(g, s, lo)});
+    return call(g, "fmin", 2, (ex[]){m, fconst(g, s, hi)});
+}
+
+/* The statement that stores e at a fresh place of buffer b, marking it as
+ * function f's result (accuracy.h); NULL when the buffer is full. */
+static dt_stmt *math_store(gen *g, ty_t t, int b, int f, bool dbl, bool second, ex e,
+                           unsigned n)
+{
+    int at = reserve(g, b, t.n);
+    if (at < 0)
+        return NULL;
+    for (unsigned c = 0; c < t.n; c++)
+        g->k->math[b][at + (int)c] = (dt_math){(int16_t)(f + 1), (uint8_t)n, second, dbl};
+    return store_at(g, t, b, (unsigned)at, e);
+}
+
+/* The value a pointer output of f (in private array m, of type o) is
+ * compared by: what the spec defines of it. frexp's exponent of an
+ * infinity or NaN is unspecified (C99), so it is kept only where x is
+ * finite; remquo's quotient is defined in its sign and 3 low bits. */
+static ex out_value(gen *g, int f, ty_t o, const char *m, ex x, unsigned s)
+{
+    ex v = same(g, kstr(g, "%s[0]", m));
+    if (f == MF_FREXP) { /* isfinite of a double vector is a long vector */
+        ex fin = call(g, "isfinite", 1, &x);
+        if (o.n > 1 && s == TY_DOUBLE)
+            fin = call(g, kstr(g, "convert_int%u", o.n), 1, &fin);
+        return call(g, "select", 3, (ex[]){vlit(g, o, 0), v, fin});
+    }
+    if (f == MF_REMQUO)
+        return bin(g, bin(g, v, "&", vlit(g, o, 7)), "|",
+                   bin(g, bin(g, v, ">>", vlit(g, o, 28)), "&", vlit(g, o, 8)));
+    return v;
+}
+
+/* A math built-in of float or double (stdlib/mathfn.h) on leaves, its
+ * result (and its pointer output) stored: compared within what OpenCL
+ * allows (tests/diff/accuracy.c), not bit for bit. Operands are kept
+ * where the spec defines the function (half_ trigonometry within 2^16,
+ * mix's a within [0, 1], smoothstep's edges ordered). */
+static dt_stmt *math_call(gen *g)
+{
+    int f;
+    bool dbl;
+    do {
+        f = (int)rnd(g, MF_COUNT);
+        dbl = rnd(g, 3) == 0;
+    } while (!dt_acc_float_fn((enum mathfn)f) || !dt_acc_compared((enum mathfn)f, dbl));
+    const mathfn_info *mi = &mathfns[f];
+    unsigned s = dbl ? TY_DOUBLE : TY_FLOAT, sh = mi->shape;
+    unsigned n = sh == MFS_RED || sh == MFS_VEC ? 1 + rnd(g, 4) : pick_width(g);
+    ty_t t = mkty(s, n);
+    mf_sig sig;
+    const char *why;
+    if (!mathfn_sig((enum mathfn)f, t, 0, &sig, &why))
+        return NULL;
+    ex a[3];
+    for (int i = 0; i < mi->nargs; i++)
+        a[i] = leaf(g, sig.arg[i]);
+    if (sh == MFS_ARGN) { /* pown, rootn: a small exponent, -8..7 */
+        ex e = gen_expr(g, sig.arg[1], 1);
+        a[1] = bin(g, bin(g, e, "&", vlit(g, sig.arg[1], 15)), "-", vlit(g, sig.arg[1], 8));
+    }
+    if (!strncmp(mi->name, "half_", 5) && (f == MF_HALF_SIN || f == MF_HALF_COS ||
+                                           f == MF_HALF_TAN))
+        a[0] = within(g, s, a[0], -0x1p16, 0x1p16);
+    if (f == MF_MIX) { /* the absolute bound means operands of moderate size */
+        a[0] = within(g, s, a[0], -64, 64);
+        a[1] = within(g, s, a[1], -64, 64);
+        a[2] = within(g, s, a[2], 0, 1);
+    }
+    if (f == MF_SMOOTHSTEP) {
+        a[0] = fconst(g, s, -1.5);
+        a[1] = fconst(g, s, 2.5);
+        a[2] = within(g, s, a[2], -4, 4);
+    }
+    for (int i = 0; sh == MFS_RED || sh == MFS_VEC ? i < mi->nargs : 0; i++) {
+        if (!strncmp(mi->name, "fast_", 5)) { /* the sum of squares in range */
+            ex m = within(g, s, call(g, "fabs", 1, &a[i]), 0x1p-40, 0x1p40);
+            a[i] = call(g, "copysign", 2, (ex[]){m, a[i]});
+        } else { /* no NaN: with an infinity, the spec says neither NaN nor inf */
+            a[i] = call(g, "fmax", 2, (ex[]){a[i], flit_bits(g, s, dbl ? 0xfff0000000000000u
+                                                                     : 0xff800000u)});
+        }
+    }
+    if (f == MF_ILOGB) /* ilogb of 0 and NaN is implementation-defined */
+        a[0] = call(g, "fmax", 2, (ex[]){call(g, "fabs", 1, a), fconst(g, s, dbl ? 0x1p-1022 : 0x1p-126)});
+    ex x = a[0];
+    char *m = NULL;
+    if (sh == MFS_PTR || sh == MFS_PTRI) {
+        m = kstr(g, "m%d", g->nmath++);
+        const char *T = tn(g, sig.out);
+        add_decl(g, m, kstr(g, "%s %s[1];", T, m), kstr(g, "%s %s[1]", T, m));
+        a[mi->nargs] = same(g, m);
+    }
+    ex e = call(g, mi->name, mi->nargs + (m != NULL), a);
+    dt_stmt *st = math_store(g, sig.res, buf_of(sig.res.s), f, dbl, false, e, n);
+    if (!st || !m)
+        return st;
+    dt_stmt *o = math_store(g, sig.out, buf_of(sig.out.s), f, dbl, true,
+                            out_value(g, f, sig.out, m, x, s), n);
+    if (o) {
+        st->cl = kstr(g, "%s\n%s", st->cl, o->cl);
+        st->ir = kstr(g, "%s\n%s", st->ir, o->ir);
+    }
+    return st;
+}
+
 static ex cond(gen *g)
 {
     static const char *const ops[] = {"<", "<=", ">", ">=", "==", "!="};
@@ -1217,8 +1339,12 @@ static dt_stmt *gen_stmt(gen *g, int depth, bool in_loop)
             dt_stmt *s = store(g);
             if (s)
                 return s;
-        } else if (r < 14) {
+        } else if (r < 13) {
             dt_stmt *s = apply(g);
+            if (s)
+                return s;
+        } else if (r < 14) {
+            dt_stmt *s = math_call(g);
             if (s)
                 return s;
         } else if (r < 16 && depth < 2) {

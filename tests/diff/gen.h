@@ -49,6 +49,18 @@ struct dt_stmt {
     bool dead;              /* dropped by the shrinker */
 };
 
+/* An output element a math built-in wrote (fn + 1; 0: any other
+ * element, compared bit for bit): tests/diff/accuracy.h says how near
+ * the two results must be (integer outputs, frexp's exponent, remquo's
+ * quotient, ilogb: exactly, but for PoCL's faults). n: the call's vector
+ * width; second: the pointer output (sincos's cosine, modf's integral
+ * part, ...). */
+typedef struct {
+    int16_t fn1;
+    uint8_t n, second;
+    bool dbl; /* a double call (an int output does not say) */
+} dt_math;
+
 typedef struct {
     uint64_t seed;
     char name[32];
@@ -63,6 +75,7 @@ typedef struct {
     int nparam;                /* parameter i is named p<i> */
     dt_param param[DT_MAXPARAM];
     uint8_t *in[DT_NBUF];      /* DT_ITEMS * DT_NIN elements each */
+    dt_math math[DT_NBUF][DT_NOUT]; /* per output element of a work-item */
     void *pool;                /* the kernel's allocations */
 } dt_kernel;
 
