@@ -49,11 +49,12 @@ static enum ty_scalar how_of(ty_t t, char how)
     return how == 'f' ? s : how == 's' ? ty_signed_of(s) : ty_unsigned_of(s);
 }
 
-static void args_of(SX *x, uint32_t n, uint32_t *w)
+/* The n value operands into w; more: operands after them (a pointer). */
+static void args_of(SX *x, uint32_t n, uint32_t more, uint32_t *w)
 {
-    if (spv_wc(&x->m, x->at) != 5 + n)
+    if (spv_wc(&x->m, x->at) != 5 + n + more)
         sx_refuse(x, "OpenCL.std instruction with %u operands, %u expected",
-                  spv_wc(&x->m, x->at) - 5, n);
+                  spv_wc(&x->m, x->at) - 5, n + more);
     for (uint32_t i = 0; i < n; i++)
         w[i] = sx_reg(x, 5 + i);
 }
@@ -61,7 +62,7 @@ static void args_of(SX *x, uint32_t n, uint32_t *w)
 static void op(SX *x, const struct oclop *o)
 {
     uint32_t w[5];
-    args_of(x, o->args, w + 1);
+    args_of(x, o->args, 0, w + 1);
     ty_t t = sx_r(x, w[1])->type;
     ty_t rt = o->base == BCB_ABS ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
                                  : t;
@@ -70,18 +71,38 @@ static void op(SX *x, const struct oclop *o)
             1u + o->args);
 }
 
+/* The pointer output of fract, modf, frexp, sincos, remquo, lgamma_r (the
+ * operand after the values): its value (MATHS with SECOND, operands as in
+ * w) stored through it, as the IR's lowering does. */
+static void ptr_out(SX *x, const mathfn_info *mi, const mf_sig *sig, enum ty_scalar s,
+                    unsigned n, const uint32_t *w)
+{
+    const spv_val *p = sx_val(x, 5 + mi->nargs);
+    if (p->view || (p->kind != VK_CHAIN && p->kind != VK_REG))
+        sx_refuse(x, "OpenCL.std %s through this pointer (not yet)", mi->name);
+    uint32_t base = (uint32_t)p->reg;
+    uint32_t idx = p->kind == VK_CHAIN ? p->aux : sx_const(x, TY(TY_INT, 1), 0);
+    const bc_reg b = *sx_r(x, base);
+    char tb[TY_NAME_MAX];
+    if (b.kind != BC_REG_PTR || !ty_eq(b.type, sig->out))
+        sx_refuse(x, "OpenCL.std %s stores %s through a pointer to another "
+                  "type", mi->name, ty_name(sig->out, tb));
+    uint32_t v[5] = {sx_temp(x, sig->out), w[1], w[2], w[3], w[4]};
+    sx_emit(x, BCB_MATHS, s, n, BC_F_SECOND, v, 5);
+    uint32_t st[3] = {base, idx, v[0]};
+    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)sig->out.s), sig->out.n, 0,
+            st, 3);
+}
+
 /* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
  * (FTEST, FTEST2: a mask), or a shaped one (MATHS, its types from
- * mathfn_sig). Those with a pointer output or a mask operand are refused
- * here for now. */
+ * mathfn_sig; a pointer output is stored first, ptr_out). */
 static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
     uint32_t w[5];
-    if (mi->shape == MFS_PTR || mi->shape == MFS_PTRI)
-        sx_refuse(x, "OpenCL.std %s (a pointer output) through SPIR-V (not "
-                  "yet)", mi->name);
-    args_of(x, mi->nargs, w + 1);
+    bool ptr = mi->shape == MFS_PTR || mi->shape == MFS_PTRI;
+    args_of(x, mi->nargs, ptr, w + 1);
     ty_t t = sx_r(x, w[1])->type;
     enum ty_scalar s = how_of(t, how);
     if (!mathfn_takes((enum mathfn)f, s))
@@ -98,10 +119,12 @@ static void math(SX *x, int f, char how)
                       why ? ": " : " (not yet)", why ? why : "");
         if (mi->shape == MFS_SHUF)   /* SPIR-V's integers have no sign */
             w[mi->nargs] = sx_as(x, w[mi->nargs], sig.arg[mi->nargs - 1]);
-        w[0] = sx_def(x, sig.res);
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
         w[4] = (uint32_t)f | mw << 16;
+        if (ptr)
+            ptr_out(x, mi, &sig, s, t.n, w);
+        w[0] = sx_def(x, sig.res);
         sx_emit(x, BCB_MATHS, s, t.n, 0, w, 5);
         return;
     }

@@ -117,8 +117,6 @@ XFAIL = {
     "uninitialized/padded_nested_struct_memcpy": STRUCTS,
     "uninitialized/padded_struct_alloca_fp": STRUCTS,
     "uninitialized/padded_struct_memcpy_fp": STRUCTS,
-    "uninitialized/partially_uninitialized_fract":
-        "fract with a pointer output is refused through SPIR-V (not yet)",
     "uninitialized/private_array_initializer_list": COPIES,
     "uninitialized/uninitialized_address": COPIES,
     "wait_event/wait_event_chained": ASYNC,
