@@ -135,7 +135,6 @@ def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
         else:
             raise Skip(f"argument {a}")
         host = np.frombuffer(bytearray(data) or bytearray(1), np.uint8).copy()
-        bufs[pname] = host
         buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                         hostbuf=host)
         bufs[pname] = (host, buf, len(data))
