@@ -207,9 +207,9 @@ static void convert(SX *x, char src, char dst, bool sat)
     uint32_t d = sx_def(x, rt), tmp = d;
     ty_t dt = sx_r(x, d)->type;   /* a variable's, if computed into one */
     if (dt.s != rt.s) {
-        bool any = !sat && !ty_is_float(ds) &&
+        bool any = !sat && !ty_is_float(ds) && !ty_is_float(ss) &&
                    ty_scalar_size(ds) < ty_scalar_size(ss);
-        if (any)   /* narrowing keeps the low bits: either sign */
+        if (any)   /* narrowing an integer keeps the low bits: either sign */
             ds = (enum ty_scalar)dt.s, r = cv_default_round(ds);
         else
             tmp = sx_temp(x, rt);
