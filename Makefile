@@ -10,6 +10,7 @@
 #   make fuzz             libFuzzer targets (FUZZ_SECONDS=n); fuzz-replay
 #   make coverage         line and branch coverage of vm/ asm/ stdlib/
 #   make pocl-table       the PoCL measurements behind --profile pocl
+#   make cts              the Khronos CTS suites on clvm's platform (cts-ci: CI's share)
 
 CC       ?= cc
 OPT      ?= -O2
@@ -176,6 +177,13 @@ docs: $(BUILD)/clvm
 	$(BUILD)/clvm dis --builtins-md > $(BUILD)/builtins.md
 	$(call splice,builtins,docs/ir.md)
 
+# make cts: the Khronos CTS suites of the shared folder, whole, on clvm's
+# platform (tests/cts/run.sh; CI runs the share in tests/cts/ci.list).
+cts: all
+	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) all
+cts-ci: all
+	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) ci
+
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk
 # make difftest, make fuzz, make coverage: see each file.
@@ -186,8 +194,8 @@ include bench/bench.mk
 -include tests/unit/libm.mk
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
-.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help
+.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help cts cts-ci
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -94,6 +94,16 @@
       OC3(26, -1, -1),                                                      \
       "T fma(T a, T b, T c); T float or double (n)",                        \
       "a * b + c rounded once")                                             \
+    X(FMULADD, "fmuladd", 3, BCB_CMAD, -1,                                  \
+      OC3(-1, -1, -1),                                                      \
+      "T fmuladd(T a, T b, T c); T float or double (n)",                    \
+      "OpenCL C's contractible a * b + c (FP_CONTRACT on): rounded twice "  \
+      "in clvm, fused by the pocl and nvidia profiles")                     \
+    X(FMULADD_ACROSS, "fmuladd_across", 3, BCB_XMAD, -1,                    \
+      OC3(-1, -1, -1),                                                      \
+      "T fmuladd_across(T a, T b, T c); T float or double (n)",             \
+      "p + c where p = a * b was stored by an earlier statement: rounded "  \
+      "twice in clvm and pocl, fused by the nvidia profile")                \
     X(MIN, "min", 2, BCB_MIN, -1,                                           \
       OC3(98, 158, 159),                                                    \
       "T min(T x, T y), T min(T x, S y); T any integer, float or double "   \
@@ -212,6 +222,7 @@ enum nkind {
     N_SWZ,     /* a.name */
     N_INDEX,   /* a[b] */
     N_CALL,    /* name(args...): fn, bi */
+    N_PCAST,   /* (ty *) a: a pointer cast, the space kept */
 };
 
 /* What checking found a node to be. The flexible classes take their type
@@ -536,6 +547,10 @@ bool lower_expr(A *a, node *n, int32_t dst, opnd *o);
 bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg);
 bool lower_cond(A *a, node *n, opnd *o);    /* an IF/BRKIF condition */
 bool lower_store(A *a, node *lhs, node *rhs);  /* p[i] = e, v.xy = e */
+/* Is n (checked) an element of 8-byte integers, a slot that holds a
+ * pointer? q = p[i] (LDP) and p[i] = q (STP) with a pointer register q. */
+bool lower_is_slot(const node *n);
+bool lower_slot(A *a, node *slot, uint32_t q, bool store);
 bool lower_call_stmt(A *a, node *n);
 /* The arguments of CALL or PRINTF into w: registers of their own declared
  * type, or pointers (ptr[i]). */

@@ -678,7 +678,8 @@ static bool check_fn(A *a, node *n)
         ty_t t;
         if (!args_type(a, n, name, &t))
             return false;
-        bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMIN ||
+        bool flt = n->op == F_MAD || n->op == F_FMA || n->op == F_FMULADD ||
+                   n->op == F_FMULADD_ACROSS || n->op == F_FMIN ||
                    n->op == F_FMAX;
         if (flt && is_int(t)) {
             asm_error_node(a, n, "%s takes float or double, not %s", name,
@@ -828,6 +829,22 @@ static bool check_node(A *a, node *n)
         return check_expr(a, n->a) && check_expr(a, n->b) &&
                check_expr(a, n->c) && conv_cond(a, n);
     case N_CAST: return check_cast(a, n);
+    case N_PCAST:
+        if (!check_expr(a, n->a))
+            return false;
+        if (n->a->x.cls != X_PTR) {
+            asm_error_node(a, n, "a pointer cast takes a pointer, not %s",
+                           diag_xty_name(&n->a->x, b1));
+            return false;
+        }
+        if (n->sel[0] && n->sel[0] - 1 != n->a->x.space) {
+            asm_error_node(a, n, "a pointer cast keeps the address space "
+                           "(the operand is %s)", diag_xty_name(&n->a->x, b1));
+            return false;
+        }
+        n->x = n->a->x;   /* the space and const kept */
+        n->x.t = n->ty;
+        return true;
     case N_VEC: return check_vec(a, n);
     case N_SWZ: return check_swz(a, n);
     case N_INDEX: return check_index(a, n);

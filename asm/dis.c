@@ -476,6 +476,11 @@ static bool p_convert(D *d, const ins *in)
 
 static bool p_load(D *d, const ins *in)
 {
+    if (reg(d, in->w[0])->kind == BC_REG_PTR) {   /* LDP */
+        fprintf(d->out, "%s = %s[%s]", rn(d, in->w[0]), rn(d, in->w[1]),
+                rn(d, in->w[2]));
+        return false;
+    }
     bool close = dest(d, in->w[0], reg(d, in->w[1])->type);
     fprintf(d->out, "%s[%s]", rn(d, in->w[1]), rn(d, in->w[2]));
     return close;
@@ -484,6 +489,10 @@ static bool p_load(D *d, const ins *in)
 static bool p_store(D *d, const ins *in)
 {
     fprintf(d->out, "%s[%s] = ", rn(d, in->w[0]), rn(d, in->w[1]));
+    if (reg(d, in->w[2])->kind == BC_REG_PTR) {   /* STP */
+        fputs(rn(d, in->w[2]), d->out);
+        return false;
+    }
     operand(d, in->w[2], reg(d, in->w[0])->type);
     return false;
 }
@@ -538,10 +547,17 @@ static bool p_vstore_half(D *d, const ins *in)
     return false;
 }
 
+/* d = p + o, or d = (T *)(p + o) where d points to another type */
 static bool p_padd(D *d, const ins *in)
 {
-    fprintf(d->out, "%s = %s + %s", rn(d, in->w[0]), rn(d, in->w[1]),
-            rn(d, in->w[2]));
+    ty_t dt = reg(d, in->w[0])->type;
+    char tb[TY_NAME_MAX];
+    if (ty_eq(dt, reg(d, in->w[1])->type))
+        fprintf(d->out, "%s = %s + %s", rn(d, in->w[0]), rn(d, in->w[1]),
+                rn(d, in->w[2]));
+    else
+        fprintf(d->out, "%s = (%s *)(%s + %s)", rn(d, in->w[0]),
+                ty_name(dt, tb), rn(d, in->w[1]), rn(d, in->w[2]));
     return false;
 }
 

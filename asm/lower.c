@@ -644,7 +644,10 @@ static bool lower_plain(A *a, node *n, int32_t dst, opnd *o)
     }
 }
 
-bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
+/* n into a pointer register (dst, or a temporary if dst < 0); cast: the
+ * pointee type it has, for (T *)n. */
+static bool ptr_expr(A *a, node *n, int32_t dst, const ty_t *cast,
+                     uint32_t *reg)
 {
     if (n->x.cls != X_PTR) {
         asm_error_node(a, n, "a pointer is needed here");
@@ -652,9 +655,14 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
     }
     uint32_t p;
     opnd i = {0, TY(TY_INT, 1)};
-    if (n->kind == N_NAME) {
-        p = (uint32_t)n->reg;
-        if (dst < 0 || (uint32_t)dst == p) {
+    if (n->kind == N_PCAST && !cast)
+        return ptr_expr(a, n->a, dst, &n->ty, reg);
+    if (n->kind == N_NAME || (cast && n->kind != N_BINARY)) {
+        if (n->kind != N_NAME && !ptr_expr(a, n, -1, NULL, &p))
+            return false;
+        if (n->kind == N_NAME)
+            p = (uint32_t)n->reg;
+        if (!cast && (dst < 0 || (uint32_t)dst == p)) {
             *reg = p;
             return true;
         }
@@ -676,7 +684,7 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
             n->b->x.t = TY(TY_LONG, 1);
             n->op = P_ADD;
         }
-        if (!lower_ptr(a, n->a, -1, &p) || !lower_expr(a, n->b, -1, &i))
+        if (!ptr_expr(a, n->a, -1, NULL, &p) || !lower_expr(a, n->b, -1, &i))
             return false;
         if (n->op == P_SUB && ty_scalar_size((enum ty_scalar)i.ty.s) < 8 &&
             !convert(a, -1, TY(TY_LONG, 1), i, false, false, RND_RTE, &i))
@@ -694,13 +702,45 @@ bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
                        "(use p + i)");
         return false;
     }
-    int32_t d = dst >= 0 ? dst : kb_ptemp(a, kb_regp(a, p));
+    bc_reg like = *kb_regp(a, p);
+    if (cast)
+        like.type = *cast;
+    int32_t d = dst >= 0 ? dst : kb_ptemp(a, &like);
     uint32_t w[3] = {(uint32_t)d, p, i.reg};
     if (d < 0 || !kb_emit(a, op_variant(BCB_PADD, TY_UINT), 1, 0, w, 3))
         return false;
     kb_release(a, p);
     kb_release(a, i.reg);
     *reg = (uint32_t)d;
+    return true;
+}
+
+bool lower_ptr(A *a, node *n, int32_t dst, uint32_t *reg)
+{
+    return ptr_expr(a, n, dst, NULL, reg);
+}
+
+bool lower_is_slot(const node *n)
+{
+    return n->kind == N_INDEX && n->x.cls == X_VAL && n->x.t.n == 1 &&
+           ty_scalar_size((enum ty_scalar)n->x.t.s) == 8 &&
+           !ty_is_float((enum ty_scalar)n->x.t.s);
+}
+
+bool lower_slot(A *a, node *slot, uint32_t q, bool store)
+{
+    uint32_t p;
+    opnd i;
+    if (!lower_ptr(a, slot->a, -1, &p) || !lower_expr(a, slot->b, -1, &i))
+        return false;
+    uint32_t w[3] = {q, p, i.reg};
+    if (store)
+        w[0] = p, w[1] = i.reg, w[2] = q;
+    if (!kb_emit(a, op_variant(store ? BCB_STP : BCB_LDP, TY_UINT), 1, 0, w,
+                 3))
+        return false;
+    kb_release(a, p);
+    kb_release(a, i.reg);
     return true;
 }
 

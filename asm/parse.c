@@ -427,6 +427,19 @@ node *parse_postfix(A *a)
     return n ? parse_postfix_tail(a, n) : NULL;
 }
 
+/* A cast (kind) to ty opened at `open`: its operand is next. */
+static node *cast_node(A *a, enum nkind kind, const tok *open, ty_t ty)
+{
+    node *e = parse_unary(a);
+    if (!e)
+        return NULL;
+    node *n = mk(a, kind, open->col, e->end);
+    if (!n)
+        return NULL;
+    n->ty = ty, n->a = e;
+    return grow(a, n) ? n : NULL;
+}
+
 /* (T)e or (T)(a, b, ...): the '(' of the type is next. */
 static node *parse_cast(A *a, ty_t ty)
 {
@@ -454,20 +467,53 @@ static node *parse_cast(A *a, ty_t ty)
             return NULL;
         return parse_postfix_tail(a, n);
     }
-    node *e = parse_unary(a);
-    if (!e)
-        return NULL;
-    node *n = mk(a, N_CAST, open->col, e->end);
-    if (!n)
-        return NULL;
-    n->ty = ty, n->a = e;
-    return grow(a, n) ? n : NULL;
+    return cast_node(a, N_CAST, open, ty);
+}
+
+/* The address space a token names, or -1. */
+static int space_word(const tok *t)
+{
+    return tok_is(t, "global") || tok_is(t, "__global") ? BC_GLOBAL
+           : tok_is(t, "constant") || tok_is(t, "__constant") ? BC_CONSTANT
+           : tok_is(t, "local") || tok_is(t, "__local") ? BC_LOCAL
+           : tok_is(t, "private") || tok_is(t, "__private") ? BC_PRIVATE
+           : -1;
+}
+
+/* Is a pointer cast `( [SPACE] T * )` next? Its type and space (-1: not
+ * written); the number of its tokens, or 0. */
+static unsigned pcast_at(A *a, ty_t *ty, int *space)
+{
+    unsigned k = 1;
+    if (!is_punct(parse_peek(a), P_LPAREN))
+        return 0;
+    *space = space_word(parse_peek_at(a, 1));
+    k += *space >= 0;
+    if (!parse_is_type(parse_peek_at(a, k), ty) ||
+        !is_punct(parse_peek_at(a, k + 1), P_MUL) ||
+        !is_punct(parse_peek_at(a, k + 2), P_RPAREN))
+        return 0;
+    return k + 3;
+}
+
+/* ([SPACE] T *)e: a pointer cast of `ntok` tokens is next. */
+static node *parse_pcast(A *a, ty_t ty, int space, unsigned ntok)
+{
+    const tok *open = parse_next(a);
+    for (unsigned k = 1; k < ntok; k++)
+        parse_next(a);
+    node *n = cast_node(a, N_PCAST, open, ty);
+    if (n)
+        n->sel[0] = (uint8_t)(space + 1);
+    return n;
 }
 
 static node *parse_unary(A *a)
 {
     const tok *t = parse_peek(a);
     ty_t ty;
+    int space;
+    unsigned ntok;
     if (++a->depth > ASM_MAX_DEPTH) {
         asm_error(a, t->col, tok_end(t), "expression nested too deeply "
                   "(more than %d levels)", ASM_MAX_DEPTH);
@@ -496,6 +542,8 @@ static node *parse_unary(A *a)
     } else if (is_punct(t, P_LPAREN) && parse_is_type(parse_peek_at(a, 1), &ty) &&
                is_punct(parse_peek_at(a, 2), P_RPAREN)) {
         n = parse_cast(a, ty);
+    } else if ((ntok = pcast_at(a, &ty, &space)) != 0) {
+        n = parse_pcast(a, ty, space, ntok);
     } else {
         n = parse_postfix(a);
     }

@@ -257,7 +257,9 @@ void asm_builtins_md(FILE *out)
         char ocs[96];
         ocl_text(oc, ocs, sizeof ocs, "");
         fprintf(out, " | %s | %s |\n", a ? a : f == F_MAD ? "two roundings "
-                "(OpenCL: implementation-defined)" : f == F_FMA
+                "(OpenCL: implementation-defined)" : f == F_FMULADD ||
+                f == F_FMULADD_ACROSS ? "by profile (clvm: two roundings)"
+                : f == F_FMA
                 ? "correctly rounded" : "exact", *ocs ? ocs : "core");
     }
 }

@@ -351,8 +351,9 @@ static bool assign_type(A *a, node *rhs, ty_t t, const char *dest)
         return false;
     }
     if (rhs->x.cls == X_PTR) {
-        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s)",
-                       dest, ty_name(t, b1));
+        asm_error_node(a, rhs, "a pointer cannot be stored in %s (%s); "
+                       "an element of 8-byte integers (a ulong slot) holds "
+                       "one", dest, ty_name(t, b1));
         return false;
     }
     if (rhs->x.cls != X_VAL)
@@ -395,7 +396,9 @@ static bool ptr_compatible(A *a, const node *rhs, const bc_reg *d,
         asm_error_node(a, rhs, "%s is %s; cannot assign %s", dest,
                        diag_xty_name(&dx, b1),
                        rhs->x.cls == X_PTR ? diag_xty_name(&rhs->x, b2)
-                                           : "a value");
+                       : rhs->kind == N_INDEX ? "a value (a pointer comes "
+                         "out of an element of 8-byte integers, a ulong "
+                         "slot)" : "a value");
         return false;
     }
     if (rhs->x.cptr && !dx.cptr) {
@@ -452,7 +455,9 @@ static void assign(A *a, node *lhs, int op, node *rhs)
         opnd o;
         uint32_t p;
         if (r->kind == BC_REG_PTR) {
-            if (ptr_compatible(a, rhs, r, name))
+            if (lower_is_slot(rhs))   /* q = slots[i]: LDP */
+                lower_slot(a, rhs, reg, false);
+            else if (ptr_compatible(a, rhs, r, name))
                 lower_ptr(a, rhs, (int32_t)reg, &p);
         } else if (assign_type(a, rhs, r->type, name)) {
             lower_expr(a, rhs, (int32_t)reg, &o);
@@ -491,7 +496,15 @@ static void assign(A *a, node *lhs, int op, node *rhs)
                            p->x.cptr ? "const" : "constant");
             return;
         }
-        if (!check_expr(a, rhs) || !assign_type(a, rhs, lhs->x.t, "the element"))
+        if (!check_expr(a, rhs))
+            return;
+        if (rhs->x.cls == X_PTR && lower_is_slot(lhs)) {
+            uint32_t q;   /* slots[i] = q: STP */
+            if (lower_ptr(a, rhs, -1, &q))
+                lower_slot(a, lhs, q, true);
+            return;
+        }
+        if (!assign_type(a, rhs, lhs->x.t, "the element"))
             return;
         lower_store(a, lhs, rhs);
         return;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make bench`: the reference benchmarks (bench/README.md)
-# run by clvm, PoCL on one thread and plain C, alternating, RUNS times
+# run by clvm (the IR and, compiled by clvm cc, the OpenCL C versions),
+# PoCL on one thread and plain C, alternating, RUNS times
 # each. Prints the medians and the RATIO lines; every output must hash to
 # the reference value (a mismatch is an error: exit 1).
 #
@@ -69,6 +70,16 @@ run_one() {
         "$clvm" run bench/loop.clasm --global "$ln" --threads 1 --time \
             --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
             --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    bench.clvmcl)
+        "$clvm" run "$tmp/bench_cl.bc" --global "$n" --threads 1 --time \
+            --arg in=@"$tmp/in.bin" --arg out=@"$tmp/zero16.bin" \
+            --arg scale=1.5 --arg bias=0.5 --arg key=0x9E3779B9 \
+            --arg mask=0xFFFF0FFF --out out="$o" >"$tmp/so" 2>"$e" ;;
+    loop.clvmcl)
+        "$clvm" run "$tmp/loop_cl.bc" --global "$ln" --threads 1 --time \
+            --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    math.clvmcl) return 0 ;; # math.cl needs arrays in the translator
     bench.pocl)
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.pocl)
@@ -96,8 +107,8 @@ run_one() {
         fail "$b on $impl printed no 'time: kernel=SECONDS' line"
         return 1
     fi
-    if [ "$impl" = clvm ]; then
-        "$gen" hash "$o" >"$tmp/so" || { fail "$b on clvm wrote no output"; return 1; }
+    if [ "$impl" = clvm ] || [ "$impl" = clvmcl ]; then
+        "$gen" hash "$o" >"$tmp/so" || { fail "$b on $impl wrote no output"; return 1; }
     fi
     if [ "$b.$impl" = math.pocl ]; then
         # 16 dependent calls, each within OpenCL's bound: a few hundred ulp
@@ -160,6 +171,14 @@ if [ ! -x "$pocl" ]; then
 else
     impls="clvm pocl native"
 fi
+# The OpenCL C versions through clvm's own front end (clang-14,
+# llvm-spirv-14, the SPIR-V translator), compiled once: clvm-cl.
+if "$clvm" cc bench/bench.cl -o "$tmp/bench_cl.bc" 2>"$tmp/err" &&
+   "$clvm" cc bench/loop.cl -o "$tmp/loop_cl.bc" 2>>"$tmp/err"; then
+    impls="$impls clvmcl"
+else
+    echo "clvm-cl: skipped ($(head -n 1 "$tmp/err"))"
+fi
 
 # Alternate: every run runs each implementation once, rotating the order so
 # no implementation always follows the same one.
@@ -183,21 +202,23 @@ done
 
 # Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
 report() {
-    for impl in clvm pocl native; do
+    for impl in clvm clvmcl pocl native; do
         [ -s "$tmp/$1.$impl" ] || continue
         m=$(median "$tmp/$1.$impl")
         echo "$m" >"$tmp/$1.$impl.median"
         awk -v m="$m" -v d="$2" -v name="$impl" 'BEGIN {
+            if (name == "clvmcl") name = "clvm-cl"
             if (name == "pocl") name = "pocl-1thread"
             if (name == "native") name = "native-O2"
             printf "  %-14s %10.3f\n", name, m * 1e9 / d }'
     done
 }
 
-ratio() {   # benchmark, implementation, label
-    [ -s "$tmp/$1.clvm.median" ] && [ -s "$tmp/$1.$2.median" ] || return 0
-    awk -v a="$(cat "$tmp/$1.clvm.median")" -v b="$(cat "$tmp/$1.$2.median")" \
-        -v l="RATIO $1 clvm/$3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
+ratio() {   # benchmark, implementation, label[, numerator implementation]
+    num=${4:-clvm}
+    [ -s "$tmp/$1.$num.median" ] && [ -s "$tmp/$1.$2.median" ] || return 0
+    awk -v a="$(cat "$tmp/$1.$num.median")" -v b="$(cat "$tmp/$1.$2.median")" \
+        -v l="RATIO $1 $3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
 }
 
 echo "bench (convert pipeline): $n work-items," \
@@ -210,11 +231,14 @@ echo "math (16 math built-ins per work-item, float): $mn work-items," \
      "median of $runs runs, ns per work-item"
 report math "$mn"
 [ -s "$tmp/math.close" ] && echo "  pocl vs clvm: $(sed 's/^close: //' "$tmp/math.close")"
-ratio bench pocl pocl-1thread
-ratio bench native native-O2
-ratio loop native native-O2
-ratio loop pocl pocl-1thread
-ratio math pocl pocl-1thread
+ratio bench pocl clvm/pocl-1thread
+ratio bench native clvm/native-O2
+ratio loop native clvm/native-O2
+ratio loop pocl clvm/pocl-1thread
+ratio math pocl clvm/pocl-1thread
+ratio bench clvm clvm-cl/clvm-clasm clvmcl
+ratio loop clvm clvm-cl/clvm-clasm clvmcl
+sh bench/cc.sh "$build"
 
 # The conformance rate, where clvm conform and the vectors are at hand.
 shared=${CLVM_SHARED:-$root/../shared}

@@ -67,7 +67,15 @@
       "If an exceptional condition occurs during the evaluation of an "     \
       "expression (that is, if the result is not mathematically defined "   \
       "or not in the range of representable values for its type), the "     \
-      "behavior is undefined. (C99 6.5p5, which OpenCL C inherits)")
+      "behavior is undefined. (C99 6.5p5, which OpenCL C inherits)")      \
+    X(CONTRACT, "implementation-defined",                                  \
+      "two roundings (a * b, then + c) where one (fused) gives other "     \
+      "bits: a contractible a * b + c (FP_CONTRACT on), mad(), a product " \
+      "added by a later statement",                                        \
+      "The FP_CONTRACT pragma can be used to allow (if the state is on) "   \
+      "or disallow (if the state is off) the implementation to contract "   \
+      "expressions. (OpenCL C, FP_CONTRACT; C99 6.5p8); mad: "              \
+      "implementation-defined precision (OpenCL C, math functions)")
 
 enum note_id {
 #define X(E, k, w, r) NOTE_ID_##E,

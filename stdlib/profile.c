@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stdlib/convert.h"
+#include "stdlib/libm.h"
 
 static const struct {
     const char *name, *desc;
@@ -177,10 +178,44 @@ int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
 
 unsigned prof_differs(enum prof_id p)
 {
-    return p == PROF_NVIDIA ? NOTE_FLT_NAN | NOTE_SAT_NAN
+    return p == PROF_NVIDIA ? NOTE_FLT_NAN | NOTE_SAT_NAN | NOTE_CONTRACT
            : p == PROF_POCL ? NOTE_FLT_NAN | NOTE_FLT_RANGE | NOTE_DIV_ZERO |
-                                  NOTE_DIV_MIN
+                                  NOTE_DIV_MIN | NOTE_CONTRACT
                             : 0;
+}
+
+/* Measured with a = b = 1 + 2^-12, c = -(1 + 2^-11) (docs/opencl-c.md,
+ * "Contraction"): PoCL fuses a contractible a * b + c only; NVIDIA fuses
+ * all three shapes. clvm (and strict) round twice, as C does without
+ * contraction. */
+bool prof_fuses(enum prof_id p, enum prof_fuse k)
+{
+    return p == PROF_NVIDIA || (p == PROF_POCL && k == PF_EXPR);
+}
+
+/* Both roundings of x * y + z in type T (fma: its one-rounding form);
+ * d gets the one profile p takes; the note if they differ. */
+#define MULADD(T, fma)                                                      \
+    do {                                                                    \
+        T x, y, z, prod, twice, once;                                       \
+        memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);                   \
+        memcpy(&z, c, sizeof z);                                            \
+        prod = x * y, twice = prod + z, once = fma(x, y, z);               \
+        memcpy(d, fuse ? &once : &twice, sizeof once);                      \
+        /* two NaNs: not a case */                                          \
+        return memcmp(&once, &twice, sizeof once) &&                        \
+               !(isnan(once) && isnan(twice)) ? NOTE_CONTRACT : 0;         \
+    } while (0)
+
+int prof_muladd(enum prof_id p, enum prof_fuse k, enum ty_scalar t, void *d,
+                const void *a, const void *b, const void *c)
+{
+    bool fuse = prof_fuses(p, k);
+    if (t == TY_FLOAT)
+        MULADD(float, clvm_fmaf);
+    if (t == TY_DOUBLE)
+        MULADD(double, clvm_fma);
+    return -1;
 }
 
 /* What each profile gives, per case; NULL: clvm's own (note_what). */
@@ -230,6 +265,13 @@ static const char *const whats[NOTE_COUNT][PROF_COUNT] = {
     [NOTE_ID_OVERFLOW] = {
         [PROF_NVIDIA] = "not measured: clvm's wrap",
         [PROF_POCL] = "wraps (as clvm), every width"},
+    [NOTE_ID_CONTRACT] = {
+        [PROF_NVIDIA] = "one rounding (fused) for a contractible a * b + c, "
+                        "mad() and a product added by a later statement; "
+                        "two under FP_CONTRACT OFF",
+        [PROF_POCL] = "one rounding (fused) for a contractible a * b + c; "
+                      "two (as clvm) for mad() and a product added by a "
+                      "later statement"},
 };
 
 const char *prof_what(enum prof_id p, enum note_id id)
@@ -248,7 +290,8 @@ static const char *const precision[PROF_COUNT] = {
                   "function's; mad rounds twice)",
     [PROF_STRICT] = "as clvm (a precision, not a value case: no trap)",
     [PROF_NVIDIA] = "not measured: clvm's value (the device may compute "
-                    "native_, half_ and mad its own way)",
+                    "native_ and half_ its own way); mad fused (one "
+                    "rounding), measured",
     [PROF_POCL] = "not measured: clvm's value"};
 
 const char *prof_precision(enum prof_id p)

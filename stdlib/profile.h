@@ -56,6 +56,21 @@ enum prof_arith { PA_ADD, PA_SUB, PA_MUL, PA_NEG };
 int prof_arith(enum prof_id p, enum ty_scalar t, enum prof_arith op, void *d,
                const void *a, const void *b);
 
+/* The three shapes of a multiply-add whose rounding a device chooses:
+ * a contractible a * b + c (FP_CONTRACT on, one expression), mad(), and
+ * a product stored in a variable that a later statement adds to. */
+enum prof_fuse { PF_EXPR, PF_MAD, PF_STMT };
+
+/* Does profile p fuse (round once) multiply-adds of shape k? */
+bool prof_fuses(enum prof_id p, enum prof_fuse k);
+
+/* a * b + c of float type t (TY_FLOAT, TY_DOUBLE) as profile p gives it
+ * for shape k: fused or rounded twice; returns NOTE_CONTRACT if the two
+ * differ (in bits), 0 if not, -1 if t is not float or double. d, a, b
+ * and c need no alignment. */
+int prof_muladd(enum prof_id p, enum prof_fuse k, enum ty_scalar t, void *d,
+                const void *a, const void *b, const void *c);
+
 /* The notes among `notes` for which profile p may give other values than
  * clvm's: the VM substitutes the profile's result only there. */
 unsigned prof_differs(enum prof_id p);

@@ -10,13 +10,27 @@
 #include "vm/bytecode.h"
 
 /* Compiles the OpenCL C file path (with the user's clang options) into
- * SPIR-V: *spv (malloc'd) and *len. clang's messages go to stderr as it
- * writes them; 1 with why set on failure. */
+ * SPIR-V: *spv (malloc'd) and *len; *msgs (malloc'd, *mlen bytes, NULL if
+ * none) gets what clang and llvm-spirv wrote to stderr, verbatim. 1 with
+ * why set on failure. The tools are clang-14 and llvm-spirv-14, or the
+ * commands CLVM_CLANG and CLVM_LLVM_SPIRV name. */
 int cc_compile(const char *path, char *const *opts, int nopts,
-               uint8_t **spv, size_t *len, char *why, size_t wlen);
-/* ... and translates it into *m (messages to diag). */
+               uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
+               char *why, size_t wlen);
+/* ... and translates it into *m, the tools' messages and the
+ * translator's to diag; through the compile cache (tools/cccache.h). */
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen);
+/* cc_load without the cache (a temporary file's name is no key). */
+int cc_load_nocache(const char *path, char *const *opts, int nopts,
+                    bc_module *m, FILE *diag, char *why, size_t wlen);
+/* What this thread's last cc_load did: 0 nothing, 1 took the module from
+ * the cache, 2 ran the tools (*tools: the seconds they took). */
+int cc_last(double *tools);
+/* If argv[*i] is a clang option (one dash: -DN=4, -I DIR, -cl-std=CL1.1,
+ * -Werror ...), appends it and, for -D, -I ... written apart, its value
+ * (*i advances) to opts; false if it is not one. */
+bool cc_take_opt(int argc, char **argv, int *i, char **opts, int *nopts);
 /* Is the file OpenCL C (by its extension .cl, or a text with braces,
  * which IR never has)? */
 bool cc_is_opencl_c(const char *path, const char *text, size_t len);

@@ -16,20 +16,12 @@ static void usage(FILE *f)
                "-O0 and\nllvm-spirv-14, translates the SPIR-V into a verified "
                "bytecode module and\nwrites it (default: KERNEL.bc). Every "
                "other option goes to clang (-D, -I,\n-cl-std=, -Werror, ...); "
-               "docs/opencl-c.md says which change clvm's results.\n\n"
+               "docs/opencl-c.md says which change clvm's results.\n"
+               "The compile cache ($XDG_CACHE_HOME/clvm) skips clang for a "
+               "file compiled before\nwith the same options; "
+               "CLVM_NO_CACHE=1 bypasses it.\n\n"
                "exit status: 0 written, 1 the kernel did not compile or "
                "translate, 2 usage\nor I/O error\n");
-}
-
-/* clang options that take the next argument as their value. */
-static bool takes_value(const char *o)
-{
-    static const char *const v[] = {"-D", "-U", "-I", "-include", "-x",
-                                    "-Xclang", "-isystem", "-imacros"};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        if (!strcmp(o, v[i]))
-            return true;
-    return false;
 }
 
 int cmd_cc(int argc, char **argv)
@@ -46,10 +38,10 @@ int cmd_cc(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if (argv[i][0] == '-') {
+        } else if (cc_take_opt(argc, argv, &i, opts, &nopts)) {
+            continue;
+        } else if (argv[i][0] == '-') {   /* --long options: clang's too */
             opts[nopts++] = argv[i];
-            if (takes_value(argv[i]) && i + 1 < argc)
-                opts[nopts++] = argv[++i];
         } else if (!in) {
             in = argv[i];
         } else {

@@ -16,11 +16,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clvm dis [-v] IN.bc|IN.spv|IN.cl\n"
+    fprintf(f, "usage: clvm dis [-v] IN.bc|IN.spv|IN.cl [CLANG OPTIONS]\n"
                "       clvm dis --opcodes-md | --mathfn-md | --builtins-md\n\n"
                "Prints a module as IR (docs/ir.md); `clvm asm` turns the "
                "output back\ninto identical bytes. SPIR-V and OpenCL C are "
-               "translated first\n(docs/opencl-c.md).\n\n"
+               "translated first\n(docs/opencl-c.md); options with one "
+               "dash other than -v go to clang.\n\n"
                "  -v, --verbose   add '// pc  OPCODE  synopsis' to each "
                "instruction\n"
                "  --opcodes-md    print the opcode table of docs/ir.md "
@@ -33,40 +34,9 @@ static void usage(FILE *f)
                "error\n");
 }
 
-int cmd_dis(int argc, char **argv)
+/* Disassembles file `in` (OpenCL C compiled with opts) to stdout. */
+static int dis_file(const char *in, char **opts, int nopts, unsigned flags)
 {
-    const char *in = NULL;
-    unsigned flags = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--opcodes-md")) {
-            op_write_md(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--mathfn-md")) {
-            mathfn_write_md(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--builtins-md")) {
-            asm_builtins_md(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-            flags |= DIS_VERBOSE;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "clvm dis: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            fprintf(stderr, "clvm dis: more than one input file\n");
-            return 2;
-        }
-    }
-    if (!in) {
-        usage(stderr);
-        return 2;
-    }
     size_t len = 0;
     uint8_t *buf = file_read(in, &len);
     if (!buf) {
@@ -78,12 +48,18 @@ int cmd_dis(int argc, char **argv)
     char err[512];
     size_t il = strlen(in);
     int rc;
+    if (nopts && !(il > 3 && !strcmp(in + il - 3, ".cl"))) {
+        fprintf(stderr, "clvm dis: %s: clang options (%s ...) apply to "
+                "OpenCL C only\n", in, opts[0]);
+        free(buf);
+        return 2;
+    }
     /* SPIR-V (by its magic) and OpenCL C (.cl) are translated first. */
     if (spv_is(buf, len))
         rc = spv_translate(buf, len, in, &m, stderr) ? 1 : 0,
         snprintf(err, sizeof err, "not translated from SPIR-V");
     else if (il > 3 && !strcmp(in + il - 3, ".cl"))
-        rc = cc_load(in, NULL, 0, &m, stderr, err, sizeof err);
+        rc = cc_load(in, opts, nopts, &m, stderr, err, sizeof err);
     else
         rc = bc_read(buf, len, &m, err, sizeof err);
     free(buf);
@@ -97,5 +73,55 @@ int cmd_dis(int argc, char **argv)
         fprintf(stderr, "clvm dis: write error: %s\n", strerror(errno));
         return 2;
     }
+    return rc;
+}
+
+int cmd_dis(int argc, char **argv)
+{
+    const char *in = NULL;
+    unsigned flags = 0;
+    char **opts = calloc((size_t)argc + 1, sizeof *opts);
+    int nopts = 0, rc = 2;
+    if (!opts)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(argv[i], "--opcodes-md")) {
+            op_write_md(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(argv[i], "--mathfn-md")) {
+            mathfn_write_md(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(argv[i], "--builtins-md")) {
+            asm_builtins_md(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+            flags |= DIS_VERBOSE;
+        } else if (cc_take_opt(argc, argv, &i, opts, &nopts)) {
+            continue;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "clvm dis: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            goto out;
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            fprintf(stderr, "clvm dis: more than one input file\n");
+            goto out;
+        }
+    }
+    if (!in) {
+        usage(stderr);
+        goto out;
+    }
+    rc = dis_file(in, opts, nopts, flags);
+out:
+    free(opts);
     return rc;
 }

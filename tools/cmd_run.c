@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tools/cc.h"
 #include "tools/cmds.h"
 #include "tools/npy.h"
 #include "tools/run_json.h"
@@ -20,11 +21,16 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: clvm run FILE.clasm|FILE.bc --global G[,G[,G]] [options]\n"
+"usage: clvm run FILE.cl|FILE.spv|FILE.clasm|FILE.bc --global G[,G[,G]]\n"
+"                [options] [clang options]\n"
 "\n"
 "Runs one kernel over an NDRange. FILE is a bytecode module if it starts\n"
-"with the bytecode magic, whatever its name; else it must be IR text,\n"
-"which is assembled first (its diagnostics go to stderr).\n"
+"with the bytecode magic, whatever its name; SPIR-V by its magic; OpenCL\n"
+"C (a .cl name, or braces), compiled with clang-14 and llvm-spirv-14\n"
+"through the compile cache (CLVM_NO_CACHE=1 bypasses it); else IR text,\n"
+"which is assembled first (diagnostics go to stderr). Options with one\n"
+"dash go to clang for a .cl file: -DN=4, -I DIR, -cl-std=CL1.1, -Werror,\n"
+"-cl-mad-enable ... (docs/opencl-c.md says which change clvm's results).\n"
 "\n"
 "  --kernel NAME          the kernel to run (default: the only one)\n"
 "  --global G[,G[,G]]     global size per dimension; 1 to 3 numbers set\n"
@@ -68,7 +74,9 @@ static void usage(FILE *f)
 "                         timing; an error gives {\"status\": \"error\"}\n"
 "                         (docs/json.md)\n"
 "  --time                 print 'time: kernel=SECONDS' (the run alone) to\n"
-"                         stderr\n"
+"                         stderr; for OpenCL C first 'time: load=SECONDS\n"
+"                         cached|compiled tools=SECONDS' (clang and\n"
+"                         llvm-spirv's part)\n"
 "  --profile NAME         clvm (default), strict, nvidia or pocl: give the\n"
 "                         implementation-defined results that device gives\n"
 "                         (strict: trap on them; docs/semantics.md)\n"
@@ -123,6 +131,8 @@ typedef struct {
     const char *global, *local, *offset;
     const char **args;
     const char **natives;      /* --native LIB.so */
+    char **ccopts;             /* clang's options (one dash), for a .cl */
+    int nccopts;
     output *outs;
     int nargs, nouts, nnatives;
     bool time, json;
@@ -229,6 +239,9 @@ static int parse_options(int argc, char **argv, options *o)
                 o->nd.warn_impl = o->warn_text = true;
             } else if (!strcmp(a, "--json")) {
                 o->json = o->nd.warn_impl = true;
+            } else if (cc_take_opt(argc, argv, &i, o->ccopts,
+                                   &o->nccopts)) {
+                continue;
             } else if (a[0] == '-' && a[1]) {
                 for (k = 0; k < OPT_COUNT; k++)
                     if (!strcmp(a, opt_names[k]))
@@ -253,6 +266,30 @@ static int parse_options(int argc, char **argv, options *o)
     if (ra_ndrange(o->global, o->local, o->offset, &o->nd, why, sizeof why))
         return err("%s", why);
     return 0;
+}
+
+/* --warn-impl: each contraction site of kernel k (CMAD, XMAD: whether or
+ * not the run reached it), with the profiles that fuse it. */
+static void contract_sites(const bc_module *m, const bc_kernel *k)
+{
+    const char *src = bc_str(m, m->source);
+    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc])) {
+        unsigned base = bc_ops[BC_OPCODE(k->code[pc])].base;
+        if (base != BCB_CMAD && base != BCB_XMAD)
+            continue;
+        enum prof_fuse f = base == BCB_CMAD ? PF_EXPR : PF_STMT;
+        char ins[128], who[64] = "";
+        for (int p = 0; p < PROF_COUNT; p++)
+            if (prof_fuses((enum prof_id)p, f))
+                snprintf(who + strlen(who), sizeof who - strlen(who), "%s%s",
+                         *who ? ", " : "", prof_name((enum prof_id)p));
+        vm_ins_text(m, k, pc, ins, sizeof ins);
+        fprintf(stderr, "%s:%u: note: %s: contraction site (%s): fused "
+                "by profile %s, rounded twice by the others\n",
+                *src ? src : "?", bc_line_of(k, pc), ins,
+                f == PF_EXPR ? "a * b + c" : "a product a later statement "
+                "adds", who);
+    }
 }
 
 /* --warn-impl: one line per instruction and case, then the total. */
@@ -284,10 +321,11 @@ static void warn_impl(const bc_module *m, enum prof_id p,
 
 /* ---- the module and the kernel's parameters ---- */
 
-static int load(const char *path, bc_module *m)
+static int load(const options *o, bc_module *m)
 {
     char why[RA_WHY];
-    return ra_load(path, m, stderr, why, sizeof why) ? err("%s", why) : 0;
+    return ra_load_cc(o->file, o->ccopts, o->nccopts, m, stderr, why,
+                      sizeof why) ? err("%s", why) : 0;
 }
 
 /* --out writes a NumPy array to a path ending in .npy, raw bytes else. */
@@ -414,8 +452,13 @@ static int run(int argc, char **argv, run_state *s)
     int rc = parse_options(argc, argv, o);
     if (rc)
         return rc;
-    if ((rc = load(o->file, &s->m)) != 0)
+    double l0 = now(), tools;
+    if ((rc = load(o, &s->m)) != 0)
         return rc;
+    int how = cc_last(&tools);
+    if (o->time && how)
+        fprintf(stderr, "time: load=%.6f %s tools=%.6f\n", now() - l0,
+                how == 1 ? "cached" : "compiled", tools);
     s->loaded = true;
     uint32_t ki = 0;
     char why[RA_WHY];
@@ -510,8 +553,10 @@ static int run(int argc, char **argv, run_state *s)
         report(s, ki, kind, &trap, &warns, t1 - t0, rc);
     if (fflush(stdout) || ferror(stdout))
         rc = err("writing standard output: %s", strerror(errno));
-    if (o->warn_text)
+    if (o->warn_text) {
+        contract_sites(m, k);
         warn_impl(m, (enum prof_id)o->nd.profile, &warns);
+    }
     free(warns.v);
     if (kind) {
         fprintf(stderr, "%s\n", trap.msg);
@@ -535,8 +580,9 @@ int cmd_run(int argc, char **argv)
     s.o.args = calloc((size_t)argc, sizeof *s.o.args);
     s.o.outs = calloc((size_t)argc, sizeof *s.o.outs);
     s.o.natives = calloc((size_t)argc, sizeof *s.o.natives);
-    int rc = s.o.args && s.o.outs && s.o.natives ? run(argc, argv, &s)
-                                                 : err("out of memory");
+    s.o.ccopts = calloc((size_t)argc, sizeof *s.o.ccopts);
+    int rc = s.o.args && s.o.outs && s.o.natives && s.o.ccopts
+             ? run(argc, argv, &s) : err("out of memory");
     if (s.o.nd.out)
         fclose(s.o.nd.out);
     if (s.o.json && !s.reported && rc)
@@ -548,6 +594,7 @@ int cmd_run(int argc, char **argv)
     free(s.o.args);
     free(s.o.outs);
     free(s.o.natives);
+    free(s.o.ccopts);
     if (s.loaded)
         bc_free(&s.m);
     vm_natives_free(s.nat);

@@ -47,7 +47,9 @@
     X(profile, "[NAME]", "show or set the device profile",                  \
       "The profile decides implementation-defined results (clvm, strict,\n"  \
       "nvidia, pocl); it applies to evaluation and to kernel runs.")        \
-    X(load, "FILE", "load a .clasm or .bc module", "")                      \
+    X(load, "FILE [CLANG OPTIONS]", "load a .cl, .spv, .clasm or .bc "      \
+      "module", "A .cl file is compiled with the options given (-DN=4 ...),\n"\
+      "as clvm run compiles it.")                      \
     X(kernel, "NAME", "choose the kernel to run", "")                       \
     X(global, "G[,G[,G]]", "the global size (as clvm run --global)", "")    \
     X(local, "L[,L[,L]]", "the work-group size (as --local)", "")           \
@@ -57,12 +59,14 @@
       "VALUE: a literal for a value parameter, @FILE or zeros:BYTES for a\n" \
       "buffer, local:BYTES for local memory. Buffers are read again at\n"    \
       "each `run`.")                                                        \
-    X(break, "LINE|KERNEL", "stop at a source line, or at each warp's "     \
-      "start", "")                                                          \
+    X(break, "[FILE:]LINE|KERNEL", "stop at a source line, or at each "    \
+      "warp's start", "FILE: the loaded file (its path or its name alone),\n" \
+      "as in break saxpy.cl:7.")                                            \
     X(delete, "", "remove every breakpoint and watch", "")                  \
     X(watch, "REG", "stop when register REG changes", "")                   \
     X(run, "", "start the kernel from the beginning", "")                   \
-    X(step, "[N]", "run N instructions (default 1)", "")                    \
+    X(step, "[N]", "run N source lines (default 1)", "")                    \
+    X(stepi, "[N]", "run N instructions (default 1)", "")                   \
     X(next, "", "run to the next source line", "")                          \
     X(continue, "", "run to a breakpoint, a watch, a trap or the end", "")  \
     X(list, "[LINE]", "source around the current line", "")                 \

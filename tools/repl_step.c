@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vm/bcfile.h"
 #include "tools/file.h"
@@ -99,11 +100,12 @@ static void read_source(repl *r, const char *path)
     free(t);
 }
 
-int repl_load(repl *r, const char *path)
+/* Loads path, an OpenCL C file compiled with clang options opts. */
+static int load_cc(repl *r, const char *path, char **opts, int nopts)
 {
     char why[RA_WHY];
     repl_unload(r);
-    if (ra_load(path, &r->m, stdout, why, sizeof why))
+    if (ra_load_cc(path, opts, nopts, &r->m, stdout, why, sizeof why))
         return repl_err(r, "%s", why);
     r->loaded = true;
     if (!(r->file = strdup(path)))
@@ -123,11 +125,27 @@ int repl_load(repl *r, const char *path)
     return choose(r, 0);
 }
 
+int repl_load(repl *r, const char *path)
+{
+    return load_cc(r, path, NULL, 0);
+}
+
 int rc_load(repl *r, char *args)
 {
-    if (!*args)
+    char *words[64], *save = NULL;
+    int n = 0;
+    if (*args && !access(args, F_OK))   /* a name with blanks */
+        return load_cc(r, args, NULL, 0);
+    for (char *w = strtok_r(args, " \t", &save); w && n < 64;
+         w = strtok_r(NULL, " \t", &save))
+        words[n++] = w;
+    if (!n)
         return repl_err(r, "load needs a file name");
-    return repl_load(r, args);
+    for (int i = 1; i < n; i++)
+        if (words[i][0] != '-')
+            return repl_err(r, "load %s: '%s' is not a clang option (load "
+                            "FILE [-DNAME=VALUE ...])", words[0], words[i]);
+    return load_cc(r, words[0], words + 1, n - 1);
 }
 
 static bool need_module(repl *r)
@@ -222,6 +240,18 @@ int rc_break(repl *r, char *args)
         return -1;
     if (!*args)
         return repl_err(r, "break needs a LINE or a KERNEL name");
+    char *colon = strrchr(args, ':');
+    if (colon && colon[1] && ra_number(colon + 1, strlen(colon + 1), &line)) {
+        /* FILE:LINE: FILE must be the loaded file, by path or name */
+        const char *base = strrchr(r->file, '/');
+        size_t fl = (size_t)(colon - args);
+        base = base ? base + 1 : r->file;
+        if ((strlen(r->file) != fl || strncmp(args, r->file, fl)) &&
+            (strlen(base) != fl || strncmp(args, base, fl)))
+            return repl_err(r, "break %s: '%.*s' is not the loaded file "
+                            "(%s)", args, (int)fl, args, r->file);
+        args = colon + 1;
+    }
     if (ra_number(args, strlen(args), &line)) {
         const bc_kernel *k = &r->m.kernels[r->ki];
         uint32_t i;
@@ -401,7 +431,7 @@ static bool at_break(const vm_dbg_pos *p)
 
 enum { GO_STEPS, GO_NEXT, GO_CONTINUE };
 
-/* Runs until how says to stop (n instructions, the next line, or a
+/* Runs until how says to stop (n instructions, n source lines, or a
  * breakpoint), always stopping at breakpoints, watches, traps and the
  * end. */
 static int go(repl *r, int how, uint64_t n)
@@ -452,8 +482,11 @@ static int go(repl *r, int how, uint64_t n)
         if (how != GO_STEPS && at_break(&p))
             break;
         if (how == GO_NEXT && p.line_start &&
-            (p.line_start != p0.line || p.pc <= p0.pc))
-            break;
+            (p.line_start != p0.line || p.pc <= p0.pc)) {
+            if (--n == 0)
+                break;
+            p0 = p;   /* step N: N lines */
+        }
     }
     repl_where(r);
     uint32_t npc;
@@ -482,18 +515,27 @@ int rc_run(repl *r, char *args)
     return go(r, GO_CONTINUE, 0);
 }
 
-int rc_step(repl *r, char *args)
+int rc_stepi(repl *r, char *args)
 {
     uint64_t n = 1;
     if (*args && (!ra_number(args, strlen(args), &n) || !n))
-        return repl_err(r, "step %s: expected a number of instructions, at "
+        return repl_err(r, "stepi %s: expected a number of instructions, at "
                         "least 1", args);
     return go(r, GO_STEPS, n);
 }
 
+int rc_step(repl *r, char *args)
+{
+    uint64_t n = 1;
+    if (*args && (!ra_number(args, strlen(args), &n) || !n))
+        return repl_err(r, "step %s: expected a number of source lines, at "
+                        "least 1", args);
+    return go(r, GO_NEXT, n);
+}
+
 int rc_next(repl *r, char *args)
 {
-    return *args ? repl_err(r, "next takes no argument") : go(r, GO_NEXT, 0);
+    return *args ? repl_err(r, "next takes no argument") : go(r, GO_NEXT, 1);
 }
 
 int rc_continue(repl *r, char *args)

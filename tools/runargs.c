@@ -135,6 +135,12 @@ int ra_count(const char *opt, const char *v, vm_ndrange *nd, char *why,
 int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
             size_t len)
 {
+    return ra_load_cc(path, NULL, 0, m, diag, why, len);
+}
+
+int ra_load_cc(const char *path, char *const *ccopts, int nccopts,
+               bc_module *m, FILE *diag, char *why, size_t len)
+{
     size_t n = 0;
     uint8_t *buf = file_read(path, &n);
     if (!buf)
@@ -152,7 +158,8 @@ int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
             rc = fail(why, len, "%s: not translated from SPIR-V", path);
     } else if (!memchr(buf, 0, n) &&
                cc_is_opencl_c(path, (const char *)buf, n)) {
-        rc = cc_load(path, NULL, 0, m, diag, why, len);
+        rc = cc_load(path, ccopts, nccopts, m, diag, why, len);
+        nccopts = 0;
     } else if ((pl > 3 && !strcmp(path + pl - 3, ".bc")) ||
                memchr(buf, 0, n)) {
         /* Decided by content: IR is text, and bytecode starts with its
@@ -170,6 +177,12 @@ int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
         if (ne)
             rc = fail(why, len, "%d error%s in %s", ne, ne == 1 ? "" : "s",
                       path);
+    }
+    if (!rc && nccopts) {
+        rc = fail(why, len, "%s: clang options (%s ...) apply to OpenCL C "
+                  "only, and this is %s", path, ccopts[0],
+                  bc ? "bytecode" : spv_is(buf, n) ? "SPIR-V" : "IR");
+        bc_free(m);
     }
     free(buf);
     return rc;

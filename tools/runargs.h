@@ -41,6 +41,9 @@ int ra_count(const char *opt, const char *v, vm_ndrange *nd, char *why,
  * assembled with its diagnostics on diag. */
 int ra_load(const char *path, bc_module *m, FILE *diag, char *why,
             size_t len);
+/* ... with clang options for an OpenCL C file (refused for any other). */
+int ra_load_cc(const char *path, char *const *ccopts, int nccopts,
+               bc_module *m, FILE *diag, char *why, size_t len);
 
 /* Kernel `name` of m (NULL: the only one). */
 int ra_find_kernel(const bc_module *m, const char *path, const char *name,

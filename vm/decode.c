@@ -275,7 +275,7 @@ static uint64_t full_write(const vm_prog *p, const uint32_t *code,
         return nn * W * es;
     case BCB_VLDH:
         return nn * W * 4;
-    case BCB_PADD:
+    case BCB_PADD: case BCB_LDP:
         return 12ull * W;
     default:
         /* the elementwise ops: rows * W elements of the op's size */
@@ -370,7 +370,8 @@ static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
         I->stride = ty_sizeof(pt);
         return;
     }
-    if (base == BCB_LD || base == BCB_ST) {
+    if (base == BCB_LD || base == BCB_ST || base == BCB_LDP ||
+        base == BCB_STP) {
         I->rows = pt.n;
         I->stride = I->align = (uint32_t)ty_sizeof(pt);
     } else if (base == BCB_VLOAD || base == BCB_VSTORE) {
@@ -455,7 +456,7 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
         I->imm = base == BCB_WDIM ? 0 : o.i;
         break;
     case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
-    case BCB_VLDH: case BCB_VSTH: case BCB_PADD:
+    case BCB_VLDH: case BCB_VSTH: case BCB_PADD: case BCB_LDP: case BCB_STP:
         decode_mem(p, I, base, &o);
         break;
     case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST:
@@ -510,6 +511,10 @@ static void watch(vm_prog *p, vm_ins *I)
         can = NOTE_OVERFLOW;
     }
     bool all = p->profile == PROF_STRICT || p->r.warn_impl;
+    if (base == BCB_MAD || base == BCB_CMAD || base == BCB_XMAD)
+        can = p->r.warn_impl || (base != BCB_MAD && all) ||
+              prof_fuses((enum prof_id)p->profile, vm_fuse_shape(base))
+              ? NOTE_CONTRACT : 0;
     if (!(can & (all ? ~0u : prof_differs((enum prof_id)p->profile))))
         return;
     I->note_op = I->op;

@@ -267,6 +267,10 @@ typedef uint64_t MAY_ALIAS ua64;
     EW2(o##S, t##S, y == 0 ? (o##S)x : y == -1 ? (o##S)0 : (o##S)(x % y))
 #define H_MAD(S) EW3(o##S, t##S, t##S, x * y + z)
 #define H_FMA(S) EW3(o##S, t##S, t##S, FMA##S(x, y, z))
+/* Contractible multiply-adds: clvm rounds twice; a profile that fuses
+ * them runs them through XOP_NOTE (decode.c, stdlib/profile.h). */
+#define H_CMAD H_MAD
+#define H_XMAD H_MAD
 /* fmin/fmax as glibc computes them: a NaN operand yields the other one,
  * equal operands (+0, -0) the first. */
 #define MIN_U(x, y) ((x) < (y) ? (x) : (y))
@@ -514,6 +518,35 @@ typedef uint64_t MAY_ALIAS ua64;
             uint32_t l = CTZ(m_);                                           \
             dof[l] = po[l] + i_[l] * ip->stride;                            \
             db[l] = pb[l];                                                  \
+        }                                                                   \
+    }
+
+/* Pointers in 8-byte slots: the buffer number in the top 24 bits, the
+ * offset in the low 40; a number the run has no buffer for is the null
+ * buffer (every access through it traps). */
+#define PSLOT_OFF ((UINT64_C(1) << 40) - 1)
+#define H_LDP(S)                                                            \
+    {                                                                       \
+        MEMCHECK()                                                          \
+        ua64 *dof = REG(ua64, ip->d);                                       \
+        ua32 *db = REG(ua32, ip->d + 8 * W);                                \
+        const uint32_t nb_ = w->P->nbufs;                                   \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            uint64_t v_ = le_load(LANEP(l), 8);                             \
+            dof[l] = v_ & PSLOT_OFF;                                        \
+            db[l] = (v_ >> 40) < nb_ ? (uint32_t)(v_ >> 40) : 0;            \
+        }                                                                   \
+    }
+#define H_STP(S)                                                            \
+    {                                                                       \
+        MEMCHECK()                                                          \
+        const ua64 *so = REG(const ua64, ip->d);                            \
+        const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            le_store(LANEP(l), 8, so[l] <= PSLOT_OFF                        \
+                     ? (uint64_t)sb[l] << 40 | so[l] : 0);                  \
         }                                                                   \
     }
 

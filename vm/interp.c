@@ -333,14 +333,14 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
     const enum prof_id prof = (enum prof_id)P->profile;
     unsigned ln[VM_MAXW] = {0}, any = 0, des = ip->es, ses = ip->es;
     uint32_t comp[VM_MAXW] = {0};
-    uint64_t opnd[VM_MAXW][2];
+    uint64_t opnd[VM_MAXW][3];
     uint8_t *out = w->scratch;
     for (uint64_t m = exec; m; m &= m - 1) {
         const uint32_t l = CTZ(m);
         for (uint32_t r = 0; r < rows && base != BCB_AS; r++) {
             const size_t e = (size_t)r * W + l;
             int n;
-            uint64_t x = 0, y = 0;
+            uint64_t x = 0, y = 0, z = 0;
             if (base == BCB_CVT) {
                 enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->imm),
                                ss = (enum ty_scalar)BC_CVT_SRC(ip->imm);
@@ -354,6 +354,14 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                 memcpy(&y, R + ip->b + e * ses, ses);
                 n = prof_divrem(prof, (enum ty_scalar)bc_ops[ip->note_op].elem,
                                 base == BCB_REM, out + e * des, &x, &y);
+            } else if (base == BCB_MAD || base == BCB_CMAD ||
+                       base == BCB_XMAD) {
+                memcpy(&x, R + ip->a + e * ses, ses);
+                memcpy(&y, R + ip->b + e * ses, ses);
+                memcpy(&z, R + ip->c + e * ses, ses);
+                n = prof_muladd(prof, vm_fuse_shape(base),
+                                (enum ty_scalar)bc_ops[ip->note_op].elem,
+                                out + e * des, &x, &y, &z);
             } else { /* ADD, SUB, MUL, NEG with BC_F_SIGNED */
                 memcpy(&x, R + ip->a + e * ses, ses);
                 if (base != BCB_NEG)
@@ -365,7 +373,7 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
                                out + e * des, &x, &y);
             }
             if (n > 0 && !ln[l])
-                comp[l] = r, opnd[l][0] = x, opnd[l][1] = y;
+                comp[l] = r, opnd[l][0] = x, opnd[l][1] = y, opnd[l][2] = z;
             ln[l] |= n > 0 ? (unsigned)n : 0u;
         }
         if (base == BCB_AS) {
@@ -375,7 +383,7 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             memset(a, 0, sizeof a);
             int n = as_reinterpret(dt, st, d, a); /* the notes: by type */
             ln[l] = n > 0 ? (unsigned)n : 0u;
-            opnd[l][0] = opnd[l][1] = 0;
+            opnd[l][0] = opnd[l][1] = opnd[l][2] = 0;
         }
         any |= ln[l];
     }
@@ -383,14 +391,16 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
         uint32_t at = (uint32_t)(ip - P->ins);
         w->notes |= any;
         w->note_ip = at;
-        if (prof == PROF_STRICT) {
+        /* mad's rounding is a precision, not a value case: no trap */
+        if (prof == PROF_STRICT && base != BCB_MAD) {
             uint32_t l = 0;
             while (!ln[l])
                 l++;
             w->fault = (vm_fault){.kind = VM_TRAP_IMPL, .lane = l,
                                   .note = (uint8_t)CTZ(ln[l]),
                                   .comp = comp[l],
-                                  .opnd = {opnd[l][0], opnd[l][1]}};
+                                  .opnd = {opnd[l][0], opnd[l][1],
+                                           opnd[l][2]}};
             return 1;
         }
         vm_group *g = w->g;

@@ -175,6 +175,14 @@ static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
             prof_divrem((enum prof_id)p, t, base == BCB_REM, &d, &f->opnd[0],
                         &f->opnd[1]);
             fmt_val(v, sizeof v, t, d);
+        } else if (base == BCB_MAD || base == BCB_CMAD || base == BCB_XMAD) {
+            enum ty_scalar t = (enum ty_scalar)bc_ops[op].elem;
+            prof_muladd((enum prof_id)p, vm_fuse_shape(base), t, &d,
+                        &f->opnd[0], &f->opnd[1], &f->opnd[2]);
+            float fv;
+            double dv;
+            memcpy(&fv, &d, 4), memcpy(&dv, &d, 8);
+            snprintf(v, sizeof v, "%a", t == TY_FLOAT ? (double)fv : dv);
         } else if (base == BCB_ADD || base == BCB_SUB || base == BCB_MUL ||
                    base == BCB_NEG) { /* BC_F_SIGNED: the signed type */
             enum ty_scalar t = ty_signed_of(bc_ops[op].elem);

@@ -576,8 +576,8 @@ static int check_operands(vctx *v, const uint32_t *ins, vins *I)
     }
     I->list = w;
     /* Constant data is read-only: `constant` space or const-qualified. */
-    int sp = oi->base == BCB_ST ? 0 : oi->base == BCB_VSTORE ||
-                                      oi->base == BCB_VSTH ? 2 : -1;
+    int sp = oi->base == BCB_ST || oi->base == BCB_STP ? 0
+             : oi->base == BCB_VSTORE || oi->base == BCB_VSTH ? 2 : -1;
     if (sp >= 0 && (reg[sp]->space == BC_CONSTANT ||
                     (reg[sp]->flags & BC_REGF_CONSTPTR)))
         return verr(v, "%s: stores through register %u, a pointer to %s "
@@ -683,10 +683,11 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         if (check_type(v, OPND(0), 'Q', n, esz) ||
             check_type(v, OPND(1), 'Q', n, esz))
             return -1;
-        if (!ty_eq(reg[0]->type, reg[1]->type) ||
-            reg[0]->space != reg[1]->space)
+        /* the pointee types may differ (a pointer cast: every access
+         * through it is checked), the address space may not */
+        if (reg[0]->space != reg[1]->space)
             return verr(v, "%s: register %u is %s, register %u is %s (the "
-                           "pointer types must be equal)", op, word[0],
+                           "address spaces must be equal)", op, word[0],
                         desc(reg[0], d1), word[1], desc(reg[1], d2));
         if ((reg[1]->flags & BC_REGF_CONSTPTR) &&
             !(reg[0]->flags & BC_REGF_CONSTPTR))
@@ -699,6 +700,13 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         unsigned pi = oi->base == BCB_LD ? 1 : 0;
         if (reg[pi]->type.n != n)
             return bad(v, OPND(pi), "a pointer to %u components", n);
+        return 0;
+    }
+    case BCB_LDP: case BCB_STP: {   /* the slot: an 8-byte integer */
+        unsigned pi = oi->base == BCB_LDP ? 1 : 0;
+        if (ty_sizeof(reg[pi]->type) != 8 || reg[pi]->type.n != 1 ||
+            ty_is_float((enum ty_scalar)reg[pi]->type.s))
+            return bad(v, OPND(pi), "a pointer to 8-byte integers");
         return 0;
     }
     case BCB_VLOAD:

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "stdlib/convert.h"
+#include "stdlib/profile.h"
 #include "vm/bytecode.h"
 #include "vm/vm.h"
 
@@ -71,6 +72,12 @@ typedef void (*vm_widen)(uint64_t *dst, const uint8_t *src, uint32_t w);
 /* Internal opcodes after the real ones: the end of the code, and an
  * instruction run element by element for its notes (see decode.c). */
 enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_COUNT };
+
+/* The multiply-add shape (stdlib/profile.h) of MAD, CMAD and XMAD. */
+static inline enum prof_fuse vm_fuse_shape(unsigned base)
+{
+    return base == BCB_CMAD ? PF_EXPR : base == BCB_XMAD ? PF_STMT : PF_MAD;
+}
 
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
@@ -167,7 +174,7 @@ typedef struct {
     uint32_t other_pc;
     uint8_t note;          /* IMPL: the case (enum note_id) ... */
     uint32_t comp;         /* ... the component ... */
-    uint64_t opnd[2];      /* ... and its operands' bits */
+    uint64_t opnd[3];      /* ... and its operands' bits */
 } vm_fault;
 
 typedef struct vm_group vm_group;

@@ -49,12 +49,12 @@ static enum ty_scalar how_of(ty_t t, char how)
     return how == 'f' ? s : how == 's' ? ty_signed_of(s) : ty_unsigned_of(s);
 }
 
-/* The n value operands into w; more: operands after them (a pointer). */
-static void args_of(SX *x, uint32_t n, uint32_t more, uint32_t *w)
+/* The n value operands into w; `extra` more (pointers) follow them. */
+static void args_of(SX *x, uint32_t n, uint32_t *w, uint32_t extra)
 {
-    if (spv_wc(&x->m, x->at) != 5 + n + more)
+    if (spv_wc(&x->m, x->at) != 5 + n + extra)
         sx_refuse(x, "OpenCL.std instruction with %u operands, %u expected",
-                  spv_wc(&x->m, x->at) - 5, n + more);
+                  spv_wc(&x->m, x->at) - 5, n + extra);
     for (uint32_t i = 0; i < n; i++)
         w[i] = sx_reg(x, 5 + i);
 }
@@ -62,7 +62,7 @@ static void args_of(SX *x, uint32_t n, uint32_t more, uint32_t *w)
 static void op(SX *x, const struct oclop *o)
 {
     uint32_t w[5];
-    args_of(x, o->args, 0, w + 1);
+    args_of(x, o->args, w + 1, 0);
     ty_t t = sx_r(x, w[1])->type;
     ty_t rt = o->base == BCB_ABS ? TY(ty_unsigned_of((enum ty_scalar)t.s), t.n)
                                  : t;
@@ -71,27 +71,22 @@ static void op(SX *x, const struct oclop *o)
             1u + o->args);
 }
 
-/* The pointer output of fract, modf, frexp, sincos, remquo, lgamma_r (the
- * operand after the values): its value (MATHS with SECOND, operands as in
- * w) stored through it, as the IR's lowering does. */
-static void ptr_out(SX *x, const mathfn_info *mi, const mf_sig *sig, enum ty_scalar s,
-                    unsigned n, const uint32_t *w)
+/* frexp, modf, fract, remquo, sincos, lgamma_r: the value the function
+ * stores (MATHS with SECOND) into a temporary, and its store through the
+ * pointer operand (word i), checked as every store is. */
+static void ptr_out(SX *x, enum ty_scalar s, unsigned n, const mf_sig *sig,
+                    const uint32_t *w, uint32_t i)
 {
-    const spv_val *p = sx_val(x, 5 + mi->nargs);
-    if (p->view || (p->kind != VK_CHAIN && p->kind != VK_REG))
-        sx_refuse(x, "OpenCL.std %s through this pointer (not yet)", mi->name);
-    uint32_t base = (uint32_t)p->reg;
-    uint32_t idx = p->kind == VK_CHAIN ? p->aux : sx_const(x, TY(TY_INT, 1), 0);
-    const bc_reg b = *sx_r(x, base);
-    char tb[TY_NAME_MAX];
-    if (b.kind != BC_REG_PTR || !ty_eq(b.type, sig->out))
-        sx_refuse(x, "OpenCL.std %s stores %s through a pointer to another "
-                  "type", mi->name, ty_name(sig->out, tb));
-    uint32_t v[5] = {sx_temp(x, sig->out), w[1], w[2], w[3], w[4]};
-    sx_emit(x, BCB_MATHS, s, n, BC_F_SECOND, v, 5);
-    uint32_t st[3] = {base, idx, v[0]};
-    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)sig->out.s), sig->out.n, 0,
-            st, 3);
+    uint32_t idx, base = sx_addr(x, sx_val(x, i), i, &idx);
+    ty_t pt = sx_r(x, base)->type;
+    if (sx_r(x, base)->kind != BC_REG_PTR || pt.n != sig->out.n ||
+        ty_scalar_size((enum ty_scalar)pt.s) !=
+            ty_scalar_size((enum ty_scalar)sig->out.s))
+        sx_refuse(x, "a pointer output of another type");
+    uint32_t m[5] = {sx_temp(x, pt), w[1], w[2], w[3], w[4]};
+    sx_emit(x, BCB_MATHS, s, n, BC_F_SECOND, m, 5);
+    uint32_t st[3] = {base, idx, m[0]};
+    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, st, 3);
 }
 
 /* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
@@ -101,8 +96,8 @@ static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
     uint32_t w[5];
-    bool ptr = mi->shape == MFS_PTR || mi->shape == MFS_PTRI;
-    args_of(x, mi->nargs, ptr, w + 1);
+    bool out = mi->shape == MFS_PTR || mi->shape == MFS_PTRI;
+    args_of(x, mi->nargs, w + 1, out);
     ty_t t = sx_r(x, w[1])->type;
     enum ty_scalar s = how_of(t, how);
     if (!mathfn_takes((enum mathfn)f, s))
@@ -122,8 +117,8 @@ static void math(SX *x, int f, char how)
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
         w[4] = (uint32_t)f | mw << 16;
-        if (ptr)
-            ptr_out(x, mi, &sig, s, t.n, w);
+        if (out)   /* the pointer output first: the result may be x */
+            ptr_out(x, s, t.n, &sig, w, 5 + mi->nargs);
         w[0] = sx_def(x, sig.res);
         sx_emit(x, BCB_MATHS, s, t.n, 0, w, 5);
         return;

@@ -229,7 +229,8 @@ static void bitcast(SX *x)
     if (t->kind == SK_PTR) {
         /* a view: loads and stores through it convert (float3 as float4) */
         spv_val v = *sx_val(x, 3);
-        if (v.kind != VK_VAR && v.kind != VK_REG && v.kind != VK_CHAIN)
+        if (v.kind != VK_VAR && v.kind != VK_REG && v.kind != VK_CHAIN &&
+            v.kind != VK_CINIT)
             sx_refuse(x, "a cast of this pointer is not supported yet");
         v.view = t->elem;
         x->fr->v[spv_word(&x->m, x->at, 2)] = v;
@@ -252,8 +253,10 @@ static void select_(SX *x)
 {
     uint32_t c = sx_reg(x, 3), a = sx_reg(x, 4), b = sx_reg(x, 5);
     const bc_reg *ra = sx_r(x, a);
-    if (ra->kind != BC_REG_VALUE)
-        sx_refuse(x, "a choice between pointers is not supported yet");
+    if (ra->kind != BC_REG_VALUE) {
+        sx_select_ptr(x, c, a, b);
+        return;
+    }
     ty_t t = ra->type, ct = sx_r(x, c)->type;
     ty_t want = TY(ty_signed_of(mask_of(t).s), ct.n);
     if (ct.n != t.n)
@@ -444,7 +447,19 @@ static void shuffle(SX *x)
     for (uint32_t i = 5; i < wc && same; i++)
         same = spv_word(&x->m, x->at, i) == sv->aux;
     if (same && ty_valid_width(wc - 5)) {
-        ty_t st = sx_r(x, (uint32_t)sv->reg)->type;
+        const bc_reg *r = sx_r(x, (uint32_t)sv->reg);
+        ty_t st = r->type;
+        uint32_t id = spv_word(&x->m, x->at, 2);
+        /* a parameter's splat: a register the kernel's start fills, as
+         * the IR's `const float4 _p1 = scale` (no instruction) */
+        if (r->init == BC_INIT_PARAM && r->kind == BC_REG_VALUE &&
+            !x->fr->into[id]) {
+            int32_t b = kb_bcast(x->a, r->arg, TY(st.s, wc - 5));
+            if (b < 0)
+                sx_refuse(x, "out of memory");
+            x->fr->v[id] = (spv_val){b, VK_REG, 0, 0};
+            return;
+        }
         uint32_t w[2] = {sx_def(x, TY(st.s, wc - 5)), (uint32_t)sv->reg};
         sx_emit(x, BCB_SPLAT, ty_unsigned_of((enum ty_scalar)st.s), wc - 5, 0,
                 w, 2);
@@ -527,19 +542,6 @@ static void reinterpret(SX *x, uint32_t d, uint32_t s)
     }
 }
 
-/* The LD/ST operands for pointer p (word i): a register and an index. */
-static uint32_t address(SX *x, const spv_val *p, uint32_t i, uint32_t *idx)
-{
-    if (p->kind == VK_NONE)
-        sx_refuse(x, "program-scope constant arrays are not supported yet");
-    if (p->kind == VK_CHAIN) {
-        *idx = p->aux;
-        return (uint32_t)p->reg;
-    }
-    *idx = sx_const(x, TY(TY_INT, 1), 0);
-    return p->kind == VK_REG ? (uint32_t)p->reg : sx_reg(x, i);
-}
-
 /* A load or store through a pointer cast: the underlying type's access
  * and a conversion. */
 static void view(SX *x, spv_val *p, bool st)
@@ -549,7 +551,7 @@ static void view(SX *x, spv_val *p, bool st)
     if (p->kind == VK_VAR) {
         under = (uint32_t)p->reg;
     } else {
-        base = address(x, p, st ? 1 : 3, &idx);
+        base = sx_addr(x, p, st ? 1 : 3, &idx);
         if (sx_r(x, base)->kind != BC_REG_PTR)
             sx_refuse(x, "internal error: a cast of a non-pointer");
         under = sx_temp(x, sx_r(x, base)->type);
@@ -571,10 +573,51 @@ static void view(SX *x, spv_val *p, bool st)
     }
 }
 
+/* A load or store through pointer cast p that moves another number of
+ * bytes than the underlying register's elements: through a register of
+ * the cast's type. */
+static spv_val *cast_ptr(SX *x, spv_val *p, uint32_t i, spv_val *tmp)
+{
+    if (!p->view || (p->kind != VK_REG && p->kind != VK_CHAIN) ||
+        ty_sizeof(spv_memty(&x->m, x->at, p->view)) ==
+        ty_sizeof(sx_r(x, (uint32_t)p->reg)->type))
+        return p;
+    *tmp = sv((int32_t)sx_val_reg(x, p, spv_id(&x->m, x->at, i)), VK_REG, 0);
+    return tmp;
+}
+
+/* A pointer loaded from (LDP) or stored to (STP, v the register) its
+ * 8-byte slot at p; a load's rtid is the pointer's type. */
+static void slot(SX *x, spv_val *p, uint32_t v, bool st)
+{
+    uint32_t idx, base = sx_addr(x, p, st ? 1 : 3, &idx);
+    const bc_reg *b = sx_r(x, base);
+    uint64_t al = sx_aligned(x, st ? 3 : 4);
+    if (b->kind != BC_REG_PTR || !sx_same_bits(b->type, TY(TY_ULONG, 1)) ||
+        (al && al < 8))
+        sx_refuse(x, "a pointer in memory that is not an aligned 8-byte "
+                  "slot");
+    if (!st) {
+        const spv_type *pt = spv_typ(&x->m, x->at, v);
+        uint32_t id = spv_word(&x->m, x->at, 2);
+        uint32_t d = sx_defptr(x, id, spv_memty(&x->m, x->at, pt->elem),
+                               sx_space(x, pt->space), false,
+                               x->fr->hint ? x->fr->hint[id] : NULL);
+        uint32_t w[3] = {d, base, idx};
+        sx_emit(x, BCB_LDP, TY_UINT, 1, 0, w, 3);
+        return;
+    }
+    uint32_t w[3] = {base, idx, v};
+    sx_emit(x, BCB_STP, TY_UINT, 1, 0, w, 3);
+}
+
 static void load(SX *x)
 {
-    spv_val *p = sx_val(x, 3);
+    spv_val tmp, *p = cast_ptr(x, sx_val(x, 3), 3, &tmp);
     uint32_t rtid = spv_word(&x->m, x->at, 1);
+    if (spv_is_agg(&x->m, rtid))
+        sx_refuse(x, "a struct or array loaded as one value is not "
+                  "supported (copy it, or read its members)");
     if (p->view) {
         view(x, p, false);
         return;
@@ -611,8 +654,10 @@ static void load(SX *x)
         sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
         return;
     }
-    if (spv_typ(&x->m, x->at, rtid)->kind == SK_PTR)
-        sx_refuse(x, "pointers stored in memory are not supported yet");
+    if (spv_typ(&x->m, x->at, rtid)->kind == SK_PTR) {
+        slot(x, p, rtid, false);
+        return;
+    }
     ty_t t = sx_vty(x, rtid);
     if (p->kind == VK_VAR && x->fr->alias[spv_word(&x->m, x->at, 2)]) {
         x->fr->v[spv_word(&x->m, x->at, 2)] = sv(p->reg, VK_REG, 0);
@@ -624,15 +669,34 @@ static void load(SX *x)
         sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 2);
         return;
     }
-    uint32_t idx, base = address(x, p, 3, &idx);
+    uint32_t idx, base = sx_addr(x, p, 3, &idx);
     ty_t pt = sx_r(x, base)->type;
     uint32_t w[3] = {sx_def(x, pt), base, idx};
-    sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, w, 3);
+    uint64_t al = sx_aligned(x, 4);
+    if (al && al < ty_sizeof(pt))   /* a packed struct's member */
+        sx_unaligned(x, w[0], base, idx, false);
+    else
+        sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0,
+                w, 3);
 }
 
 static void store(SX *x)
 {
-    spv_val *p = sx_val(x, 1);
+    spv_val tmp, *p = cast_ptr(x, sx_val(x, 1), 1, &tmp);
+    uint32_t vid = spv_id(&x->m, x->at, 2);
+    uint32_t vt = spv_type_of(&x->m, x->at, vid);
+    if (spv_is_agg(&x->m, vt)) {
+        /* S s = {...} stored whole: a constant, stored as its bytes */
+        uint32_t idx, base = sx_addr(x, p, 1, &idx);
+        if (!spv_const_of(&x->m, vid) &&
+            spv_op(&x->m, x->m.def[vid]) != SpvOpConstantComposite &&
+            spv_op(&x->m, x->m.def[vid]) != SpvOpConstantNull &&
+            spv_op(&x->m, x->m.def[vid]) != SpvOpUndef)
+            sx_refuse(x, "a struct or array stored as one value is not "
+                      "supported (copy it, or write its members)");
+        sx_store_const(x, base, idx, vid, vt, 1);
+        return;
+    }
     if (p->view) {
         view(x, p, true);
         return;
@@ -644,8 +708,7 @@ static void store(SX *x)
         return;
     }
     if (p->kind == VK_VAR && sx_r(x, (uint32_t)p->reg)->kind == BC_REG_PTR) {
-        uint32_t w[3] = {(uint32_t)p->reg, v, sx_const(x, TY(TY_INT, 1), 0)};
-        sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
+        sx_move(x, (uint32_t)p->reg, v);
         return;
     }
     if (p->kind == VK_VAR) {
@@ -655,43 +718,18 @@ static void store(SX *x)
                     w, 2);
         return;
     }
-    uint32_t idx, base = address(x, p, 1, &idx);
-    uint32_t w[3] = {base, idx, v};
-    sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w, 3);
-}
-
-/* OpPtrAccessChain base i [j]: &base[i] (a pointer into an array variable
- * takes j with i = 0); OpAccessChain base j likewise. */
-static void chain(SX *x, bool ptr)
-{
-    uint32_t wc = spv_wc(&x->m, x->at), id = spv_word(&x->m, x->at, 2);
-    uint32_t bid = spv_id(&x->m, x->at, 3);
-    const spv_type *bt = spv_typ(&x->m, x->at,
-                                 spv_type_of(&x->m, x->at, bid));
-    bool arr = bt->kind == SK_PTR && bt->elem < x->m.bound &&
-               x->m.types[bt->elem].kind == SK_ARRAY;
-    uint32_t i = 4, bd = x->m.def[bid];
-    if (bd < x->m.globals_end && spv_op(&x->m, bd) == SpvOpVariable &&
-        spv_word(&x->m, bd, 3) == SpvStorageClassUniformConstant &&
-        x->gv[bid].kind == VK_NONE)
-        return;   /* a string literal: printf reads it (ext.c) */
-    if (sx_val(x, 3)->view)
-        sx_refuse(x, "pointer arithmetic on a cast pointer is not supported "
-                  "yet");
-    if (ptr && arr) {
-        const spv_const *c = spv_const_of(&x->m, spv_id(&x->m, x->at, 4));
-        if (!c || c->v[0] != 0)
-            sx_refuse(x, "an array pointer offset by a variable");
-        i = 5;
+    if (sx_r(x, v)->kind == BC_REG_PTR) {
+        slot(x, p, v, true);
+        return;
     }
-    if (wc != i + 1 || (!ptr && !arr))
-        sx_refuse(x, "a pointer into arrays of arrays or structs is not "
-                  "supported yet");
-    uint32_t base = sx_reg(x, 3), idx = sx_reg(x, i);
-    const bc_reg *b = sx_r(x, base);
-    if (b->kind != BC_REG_PTR)
-        sx_refuse(x, "internal error: access chain on a value");
-    x->fr->v[id] = sv((int32_t)base, VK_CHAIN, idx);
+    uint32_t idx, base = sx_addr(x, p, 1, &idx);
+    uint32_t w[3] = {base, idx, v};
+    uint64_t al = sx_aligned(x, 3);
+    if (al && al < ty_sizeof(t))   /* a packed struct's member */
+        sx_unaligned(x, v, base, idx, true);
+    else
+        sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0, w,
+                3);
 }
 
 static void barrier(SX *x)
@@ -734,6 +772,9 @@ const char *spv_opname(uint32_t op)
 
 void sx_ins(SX *x, uint32_t op)
 {
+    if ((op == SpvOpFMul && sx_fused_mul(x)) ||
+        (op == SpvOpFAdd && sx_muladd(x)))
+        return;
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
         if (binops[i].op == op) {
             binary(x, &binops[i]);
@@ -778,9 +819,11 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpLoad: load(x); break;
     case SpvOpStore: store(x); break;
     case SpvOpPtrAccessChain:
-    case SpvOpInBoundsPtrAccessChain: chain(x, true); break;
+    case SpvOpInBoundsPtrAccessChain: sx_chain(x, true); break;
     case SpvOpAccessChain:
-    case SpvOpInBoundsAccessChain: chain(x, false); break;
+    case SpvOpInBoundsAccessChain: sx_chain(x, false); break;
+    case SpvOpCopyMemory: sx_copy(x, false); break;
+    case SpvOpCopyMemorySized: sx_copy(x, true); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
     case SpvOpMemoryBarrier: case SpvOpLifetimeStart: case SpvOpLifetimeStop:

@@ -136,6 +136,8 @@ static void decorate(spv_mod *m, uint32_t at)
         x->sat = true;
     } else if (d == SpvDecorationNoSignedWrap) {
         x->nsw = true;
+    } else if (d == SpvDecorationCPacked) {
+        x->packed = true;
     }
 }
 
@@ -174,6 +176,11 @@ static void preamble(spv_mod *m, uint32_t at, uint32_t op)
     case SpvOpDecorate:
         decorate(m, at);
         break;
+    case SpvOpMemberDecorate:   /* types.c checks the offsets */
+        if (spv_word(m, at, 3) == SpvDecorationOffset &&
+            spv_word(m, at, 1) < m->bound)
+            m->deco[spv_word(m, at, 1)].offsets = true;
+        break;
     }
 }
 
@@ -193,10 +200,8 @@ static uint32_t function(spv_mod *m, uint32_t at)
             if (inblock)
                 spv_fail(m, at, "the last block of the function has no "
                          "terminator");
-            if (!f->nblocks)
-                spv_fail(m, f->at, "function %u has no body (clvm needs "
-                         "every function it calls defined in the module)",
-                         f->id);
+            /* a declaration (Import linkage): refused where it is
+             * called, with its name and line */
             return at + spv_wc(m, at);
         }
         if (op == SpvOpFunctionParameter) {
@@ -269,7 +274,7 @@ void spv_read(spv_mod *m)
     m->cidx = table(m, m->bound, sizeof *m->cidx);
     m->extset = table(m, m->bound, 1);
     for (uint32_t i = 0; i < m->bound; i++)
-        m->deco[i] = (spv_deco){-1, -1, false, false}, m->cidx[i] = -1;
+        m->deco[i] = (spv_deco){-1, -1, false, false, false, false}, m->cidx[i] = -1;
     /* Every instruction's extent and definitions first: decorations and
      * names may name ids defined later. */
     for (uint32_t at = 5; at < m->nw; at += spv_wc(m, at)) {

@@ -11,7 +11,11 @@
  *             register, values computed straight into one
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
+ *   mem.c     aggregates in memory: access chains, copies, constant
+ *             initialisers, module-scope variables, pointer copies
  *   ext.c     OpenCL.std extended instructions -> clvm operations
+ *   fuse.c    contraction sites: a contractible a * b + c, a product
+ *             added by a later statement (CMAD, XMAD)
  *   ops.c     the core instructions -> clvm operations
  *   xlate.c   kernels, functions (inlined), the structured tree ->
  *             bytecode; spv_translate
@@ -43,6 +47,8 @@ typedef struct {
     int8_t rnd;           /* SpvFPRoundingMode, or -1 */
     bool sat;             /* SaturatedConversion */
     bool nsw;             /* NoSignedWrap: signed operands */
+    bool packed;          /* CPacked: a struct without padding */
+    bool offsets;         /* a struct with Offset member decorations */
 } spv_deco;
 
 typedef struct {
@@ -112,6 +118,8 @@ typedef struct spv_mod {
     const char *source;   /* the .cl file's name (first OpLine's OpString) */
     uint32_t globals_end; /* the first OpFunction's offset */
     bool contract_off;    /* some entry has ExecutionMode ContractionOff */
+    uint8_t fp_contract;  /* fuse.c: 0 not yet read, 1 the .cl source has
+                             no FP_CONTRACT OFF pragma, 2 it has one */
 } spv_mod;
 
 enum spv_ext { SE_NONE, SE_OCL, SE_SKIP, SE_OTHER };
@@ -152,6 +160,21 @@ const spv_type *spv_typ(spv_mod *m, uint32_t at, uint32_t id);
 /* The result type id of value id (defined by an instruction with one). */
 uint32_t spv_type_of(spv_mod *m, uint32_t at, uint32_t id);
 const spv_const *spv_const_of(const spv_mod *m, uint32_t id);
+/* The OpenCL C layout of type t (structs as C lays them out, CPacked
+ * without padding; a 3-vector takes 4 components; a pointer 8 bytes). */
+typedef struct {
+    uint64_t size, align;
+} spv_lay;
+spv_lay spv_layout(spv_mod *m, uint32_t at, uint32_t t);
+/* Byte offset of member k of struct type t. */
+uint64_t spv_member(spv_mod *m, uint32_t at, uint32_t t, uint32_t k);
+/* Is t an array or a struct? */
+bool spv_is_agg(const spv_mod *m, uint32_t t);
+/* The element type of memory holding a t: t itself for scalars and
+ * vectors; an array's (of arrays') scalar or vector element; ulong for a
+ * pointer (its slot); uchar for structs and arrays of them
+ * (byte-addressed). */
+ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t);
 
 /* ---- cfg.c ---- */
 
@@ -216,6 +239,9 @@ enum spv_vk {
     VK_SPLAT,     /* a scalar reg inserted as component aux of an
                      undefined vector, not yet computed (a shuffle that
                      takes only that component is one SPLAT) */
+    VK_CINIT,     /* a program-scope constant with an initialiser, aux
+                     its id, not in memory: a copy from it stores the
+                     constant (clang's __const.* of `int a[4] = {...}`) */
 };
 
 typedef struct {
@@ -275,6 +301,13 @@ void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,
 spv_val *sx_val(SX *x, uint32_t i);
 /* ... as a register (constants materialised, chains computed). */
 uint32_t sx_reg(SX *x, uint32_t i);
+/* The clvm address space of a pointer to storage class sp (types.c):
+ * Function storage is private; generic and input are refused. */
+uint8_t sx_space(SX *x, uint8_t sp);
+/* Do a and b move the same bits in memory (count and element size)? */
+bool sx_same_bits(ty_t a, ty_t b);
+/* A new pointer register: (to *)(base + idx), idx in elements of *base. */
+uint32_t sx_ptr_at(SX *x, uint32_t base, uint32_t idx, ty_t to);
 uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id);
 const bc_reg *sx_r(SX *x, uint32_t reg);
 /* The clvm value type of type id t (refused if it is not one). */
@@ -298,10 +331,50 @@ int32_t sx_named(SX *x, const char *name, bc_reg r);
 /* The register holding integer constant v of type t. */
 uint32_t sx_const(SX *x, ty_t t, uint64_t v);
 
+/* ---- mem.c ---- */
+
+/* The LD/ST operands of pointer value p (operand word i): a register and
+ * an index in its elements. */
+uint32_t sx_addr(SX *x, const spv_val *p, uint32_t i, uint32_t *idx);
+/* The Aligned memory operand of the instruction, whose memory access
+ * mask is word i; 0 if it has none. */
+uint64_t sx_aligned(SX *x, uint32_t i);
+/* v = (base, idx)[0], or (st) the store of v, below the alignment of v's
+ * type: as its bytes (vloadN/vstoreN of uchar and as_type). */
+void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
+/* Op[InBounds][Ptr]AccessChain at x->at. */
+void sx_chain(SX *x, bool ptr);
+/* OpCopyMemory (sized: OpCopyMemorySized) at x->at. */
+void sx_copy(SX *x, bool sized);
+/* Stores constant cid of type t at (base, idx), aligned to align. */
+void sx_store_const(SX *x, uint32_t base, uint32_t idx, uint32_t cid,
+                    uint32_t t, uint64_t align);
+/* A local or private array holding a t; named after name (its last dot
+ * part) or fallback. */
+int32_t sx_agg_var(SX *x, uint32_t t, uint8_t space, const char *name,
+                   const char *fallback);
+/* The module-scope variables entry e uses that val.c does not declare
+ * where used: __local aggregates, program-scope constants (filled here,
+ * at the kernel's start). */
+void sx_globals(SX *x, const spv_entry *e);
+/* d = s: a value (MOV) or a pointer (PADD s + 0). */
+void sx_move(SX *x, uint32_t d, uint32_t s);
+/* The result of the current OpSelect of pointers: c ? a : b. */
+void sx_select_ptr(SX *x, uint32_t c, uint32_t a, uint32_t b);
+
 /* ---- ext.c ---- */
 
 /* OpExtInst of OpenCL.std at x->at. */
 void sx_ocl(SX *x);
+
+/* ---- fuse.c ---- */
+
+/* Is the current OpFMul contracted into the OpFAdd after it (so it is
+ * not emitted: sx_muladd reads its operands)? */
+bool sx_fused_mul(SX *x);
+/* The current OpFAdd as CMAD or XMAD, if it is a contraction site;
+ * false (nothing emitted) if not. */
+bool sx_muladd(SX *x);
 
 /* ---- ops.c ---- */
 

@@ -97,6 +97,8 @@ static void type(spv_mod *m, uint32_t at, uint32_t op)
         t->kind = SK_FUNC;
         break;
     case SpvOpTypeStruct:
+        for (uint32_t i = 2; i < spv_wc(m, at); i++)
+            before(m, at, i);   /* members: types defined before */
         t->kind = SK_STRUCT;
         break;
     default:
@@ -214,4 +216,112 @@ uint32_t spv_type_of(spv_mod *m, uint32_t at, uint32_t id)
 const spv_const *spv_const_of(const spv_mod *m, uint32_t id)
 {
     return id < m->bound && m->cidx[id] >= 0 ? &m->consts[m->cidx[id]] : NULL;
+}
+
+/* ---- layout ---- */
+
+enum { MAX_NEST = 64, MAX_SIZE = (uint64_t)1 << 40 };
+
+static spv_lay lay(spv_mod *m, uint32_t at, uint32_t t, unsigned depth);
+
+/* An Offset decoration of member k of struct t must say what OpenCL C's
+ * layout says (off): clvm lays structs out itself. */
+static void check_offset(spv_mod *m, uint32_t t, uint32_t k, uint64_t off)
+{
+    for (uint32_t at = 5; at < m->globals_end; at += spv_wc(m, at))
+        if (spv_op(m, at) == SpvOpMemberDecorate && spv_wc(m, at) > 4 &&
+            spv_word(m, at, 1) == t && spv_word(m, at, 2) == k &&
+            spv_word(m, at, 3) == SpvDecorationOffset &&
+            spv_word(m, at, 4) != off)
+            spv_fail(m, at, "member %u of struct %u at offset %u, where "
+                     "OpenCL C lays it at %llu: other layouts are not "
+                     "supported", k, t, spv_word(m, at, 4),
+                     (unsigned long long)off);
+}
+
+/* The members of struct t laid out up to member k (all: UINT32_MAX):
+ * member k's offset, and the struct's size and alignment. */
+static uint64_t members(spv_mod *m, uint32_t at, uint32_t t, uint32_t k,
+                        unsigned depth, spv_lay *whole)
+{
+    uint32_t d = m->def[t], n = spv_wc(m, d) - 2;
+    bool packed = m->deco[t].packed;
+    uint64_t off = 0, align = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        spv_lay l = lay(m, at, spv_word(m, d, 2 + i), depth + 1);
+        if (packed)
+            l.align = 1;
+        off = (off + l.align - 1) / l.align * l.align;
+        if (m->deco[t].offsets && k == UINT32_MAX)
+            check_offset(m, t, i, off);
+        if (i == k)
+            return off;
+        off += l.size;
+        if (l.align > align)
+            align = l.align;
+        if (off > MAX_SIZE)
+            spv_fail(m, at, "a struct of more than 2^40 bytes");
+    }
+    m->deco[t].offsets = false;   /* checked: once is enough */
+    whole->align = align;
+    whole->size = (off + align - 1) / align * align;
+    return off;
+}
+
+static spv_lay lay(spv_mod *m, uint32_t at, uint32_t t, unsigned depth)
+{
+    const spv_type *ty = spv_typ(m, at, t);
+    spv_lay l = {0, 1};
+    if (depth > MAX_NEST)
+        spv_fail(m, at, "types nested more than %d deep", MAX_NEST);
+    switch (ty->kind) {
+    case SK_INT: case SK_FLOAT: case SK_VEC:
+        l.size = l.align = ty_sizeof(ty->ty);
+        return l;
+    case SK_PTR:
+        l.size = l.align = 8;
+        return l;
+    case SK_ARRAY:
+        l = lay(m, at, ty->elem, depth + 1);
+        if (ty->count && l.size > MAX_SIZE / ty->count)
+            spv_fail(m, at, "an array of more than 2^40 bytes");
+        l.size *= ty->count;
+        return l;
+    case SK_STRUCT:
+        members(m, at, t, UINT32_MAX, depth, &l);
+        return l;
+    }
+    spv_fail(m, at, "type %u has no size in memory", t);
+}
+
+spv_lay spv_layout(spv_mod *m, uint32_t at, uint32_t t)
+{
+    return lay(m, at, t, 0);
+}
+
+uint64_t spv_member(spv_mod *m, uint32_t at, uint32_t t, uint32_t k)
+{
+    spv_lay l;
+    uint32_t n = spv_wc(m, m->def[t]) - 2;
+    if (k >= n)
+        spv_fail(m, at, "member %u of a struct of %u members", k, n);
+    return members(m, at, t, k, 0, &l);
+}
+
+bool spv_is_agg(const spv_mod *m, uint32_t t)
+{
+    return t < m->bound && (m->types[t].kind == SK_ARRAY ||
+                            m->types[t].kind == SK_STRUCT);
+}
+
+ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t)
+{
+    const spv_type *ty = spv_typ(m, at, t);
+    for (unsigned d = 0; ty->kind == SK_ARRAY && d < MAX_NEST; d++)
+        ty = spv_typ(m, at, ty->elem);
+    if (ty->kind == SK_INT || ty->kind == SK_FLOAT || ty->kind == SK_VEC)
+        return ty->ty;
+    if (ty->kind == SK_PTR)   /* a pointer's 8-byte slot (LDP, STP) */
+        return (ty_t){TY_ULONG, 1};
+    return (ty_t){TY_UCHAR, 1};
 }

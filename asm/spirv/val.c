@@ -81,19 +81,20 @@ static spv_val *global(SX *x, uint32_t id)
     }
     const spv_type *at = spv_typ(&x->m, d, pt->elem);
     const char *nm = x->m.names[id] ? x->m.names[id] : "?";
-    if (!strncmp(nm, "__const.", 8))   /* clang's initialiser of a local */
-        sx_refuse(x, "initialised private arrays ('%s') are not supported "
-                  "yet", strrchr(nm, '.') + 1);
+    if (sc == SpvStorageClassUniformConstant && spv_wc(&x->m, d) > 4) {
+        /* not in memory (mem.c declared the others): clang's
+         * initialiser of a variable, or a string */
+        *g = sv(-1, VK_CINIT, id);
+        return g;
+    }
     /* a __local scalar or vector: an array of one */
     bool one = at->kind == SK_INT || at->kind == SK_FLOAT ||
                at->kind == SK_VEC;
     if (sc != SpvStorageClassWorkgroup || (at->kind != SK_ARRAY && !one) ||
-        spv_wc(&x->m, d) > 4)
-        sx_refuse(x, "program-scope variables other than __local ones "
-                  "are not supported yet ('%s')", nm);
-    if (!one && spv_typ(&x->m, d, at->elem)->kind == SK_ARRAY)
-        sx_refuse(x, "'%s': __local arrays of arrays are not supported yet",
-                  nm);
+        spv_wc(&x->m, d) > 4 || (!one && (spv_typ(&x->m, d, at->elem)->kind ==
+        SK_ARRAY || spv_typ(&x->m, d, at->elem)->kind == SK_STRUCT)))
+        sx_refuse(x, "program-scope variables other than __local and "
+                  "constant ones are not supported ('%s')", nm);
     ty_t et = sx_vty(x, one ? pt->elem : at->elem);
     uint32_t count = one ? 1 : at->count;
     bc_reg r = {0};
@@ -189,8 +190,45 @@ uint32_t sx_defptr(SX *x, uint32_t id, ty_t pointee, uint8_t space,
     return (uint32_t)reg;
 }
 
+uint8_t sx_space(SX *x, uint8_t sp)
+{
+    if (sp == SPV_SC_FUNCTION)
+        return BC_PRIVATE;
+    if (sp > BC_PRIVATE)
+        sx_refuse(x, "a pointer to generic or input memory");
+    return sp;
+}
+
+bool sx_same_bits(ty_t a, ty_t b)
+{
+    return a.n == b.n && ty_scalar_size((enum ty_scalar)a.s) ==
+                         ty_scalar_size((enum ty_scalar)b.s);
+}
+
+uint32_t sx_ptr_at(SX *x, uint32_t base, uint32_t idx, ty_t to)
+{
+    const bc_reg *b = sx_r(x, base);
+    bc_reg r = *b;
+    r.type = to, r.init = BC_INIT_NONE, r.arg = 0;
+    r.flags &= BC_REGF_CONSTPTR;
+    int32_t d = kb_ptemp(x->a, &r);
+    if (d < 0)
+        sx_refuse(x, "too many registers");
+    uint32_t w[3] = {(uint32_t)d, base, idx};
+    sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
+    return (uint32_t)d;
+}
+
 uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
 {
+    if (v->view && (v->kind == VK_REG || v->kind == VK_CHAIN)) {
+        /* a pointer cast used as a pointer: a register of its type */
+        ty_t vt = spv_memty(&x->m, x->at, v->view);
+        const bc_reg *b = sx_r(x, (uint32_t)v->reg);
+        if (!sx_same_bits(vt, b->type) || v->kind == VK_CHAIN)
+            return sx_ptr_at(x, (uint32_t)v->reg, v->kind == VK_CHAIN
+                             ? v->aux : sx_const(x, TY(TY_INT, 1), 0), vt);
+    }
     switch (v->kind) {
     case VK_REG:
         return (uint32_t)v->reg;
@@ -217,9 +255,29 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         sx_emit(x, BCB_SWW, ty_unsigned_of((enum ty_scalar)t.s), 1, 0, w, 4);
         return w[0];
     }
+    case VK_CINIT:
+        sx_refuse(x, "'%s', a constant initialiser, used other than to "
+                  "initialise a variable",
+                  x->m.names[v->aux] ? x->m.names[v->aux] : "?");
     case VK_NONE:
         if (spv_const_of(&x->m, id))
             return constant(x, id);
+        if (x->m.def[id] && (spv_op(&x->m, x->m.def[id]) == SpvOpUndef ||
+                             spv_op(&x->m, x->m.def[id]) ==
+                             SpvOpConstantNull) &&
+            spv_typ(&x->m, x->at, spv_type_of(&x->m, x->at, id))->kind ==
+            SK_PTR) {
+            /* the null pointer: a register nothing assigns (no buffer) */
+            const spv_type *pt = spv_typ(&x->m, x->at,
+                                         spv_type_of(&x->m, x->at, id));
+            bc_reg r = {0};
+            r.type = spv_memty(&x->m, x->at, pt->elem), r.kind = BC_REG_PTR;
+            r.space = sx_space(x, pt->space);
+            int32_t reg = kb_ptemp(x->a, &r);
+            if (reg < 0)
+                sx_refuse(x, "too many registers");
+            return (uint32_t)reg;
+        }
         if (x->m.def[id] && (spv_op(&x->m, x->m.def[id]) == SpvOpUndef ||
                              spv_op(&x->m, x->m.def[id]) ==
                              SpvOpConstantNull))

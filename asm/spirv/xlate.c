@@ -127,12 +127,15 @@ static void edge(SX *x, uint32_t from, uint32_t to)
             clash |= src[i] == dst[k] && i != k;
     for (int pass = clash ? 0 : 1; pass < 2; pass++)
         for (uint32_t i = 0; i < n; i++) {
-            ty_t t = sx_r(x, dst[i])->type;
-            uint32_t w[2] = {pass ? dst[i] : sx_temp(x, t), src[i]};
-            sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), t.n, 0,
-                    w, 2);
+            const bc_reg *r = sx_r(x, dst[i]);
+            int32_t d = pass ? (int32_t)dst[i]
+                        : r->kind == BC_REG_PTR ? kb_ptemp(x->a, r)
+                        : (int32_t)sx_temp(x, r->type);
+            if (d < 0)
+                sx_refuse(x, "too many registers");
+            sx_move(x, (uint32_t)d, src[i]);
             if (!pass)
-                src[i] = w[0];
+                src[i] = (uint32_t)d;
         }
 }
 
@@ -253,6 +256,10 @@ static void call(SX *x)
 {
     spv_mod *m = &x->m;
     const spv_func *f = spv_func_of(m, x->at, spv_word(m, x->at, 3));
+    if (!f->nblocks)
+        sx_refuse(x, "a call to '%s', which is declared but not defined "
+                  "(OpenCL C needs every function it calls defined in the "
+                  "program)", m->names[f->id] ? m->names[f->id] : "?");
     if (spv_wc(m, x->at) != 4 + f->nparams)
         spv_fail(m, x->at, "a call with %u arguments to a function of %u",
                  spv_wc(m, x->at) - 4, f->nparams);
@@ -304,6 +311,7 @@ static void code(SX *x, uint32_t b)
 }
 
 /* ---- a function's variables ---- */
+
 
 /* How a function uses its variables: whether the address escapes (used
  * other than as the pointer of a load or store), how often it is stored,
@@ -368,13 +376,15 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
              spv_word(m, at, 3) < m->bound &&
              m->extset[spv_word(m, at, 3)] == SE_SKIP))
             continue;
-        /* Ids escape; literal operands are no ids (a shuffle's component
-         * 17 is not variable %17). */
+        if (op == SpvOpExtInst)
+            from = 5;   /* after the set and the instruction's number */
+        /* Literal operands are no ids either (a shuffle's component 17
+         * is not variable %17). */
         uint32_t end = op == SpvOpVectorShuffle || op == SpvOpCompositeInsert
                            ? 5 : op == SpvOpCompositeExtract ? 4
                            : op == SpvOpSwitch ? 2 : spv_wc(m, at);
         for (uint32_t i = from; i < end && i < spv_wc(m, at); i++)
-            if (m->w[at + i] < m->bound && !(op == SpvOpExtInst && i == 4))
+            if (m->w[at + i] < m->bound)
                 u[m->w[at + i]].esc = u[root(u, m->w[at + i])].esc = 1;
     }
 }
@@ -392,14 +402,13 @@ static void variable(SX *x, uint32_t at, const varuse *u)
                   m->names[id] ? m->names[id] : "?");
     const spv_type *t = spv_typ(m, at, pt->elem);
     bc_reg r = {0};
-    const char *nm = m->names[id] ? m->names[id] : "?";
-    if (t->kind == SK_STRUCT || (t->kind == SK_ARRAY &&
-                                 spv_typ(m, at, t->elem)->kind != SK_INT &&
-                                 spv_typ(m, at, t->elem)->kind != SK_FLOAT &&
-                                 spv_typ(m, at, t->elem)->kind != SK_VEC))
-        sx_refuse(x, "'%s': %s are not supported yet", nm,
-                  t->kind == SK_STRUCT ? "structs" : "arrays of arrays or "
-                  "structs");
+    if (spv_is_agg(m, pt->elem)) {
+        /* structs, arrays (of arrays, of structs): private memory */
+        int32_t reg = sx_agg_var(x, pt->elem, BC_PRIVATE, m->names[id],
+                                 "private_array");
+        x->fr->v[id] = sv(reg, VK_REG, 0);
+        return;
+    }
     if (!u[id].esc && u[id].stores == 1 && u[id].once == 1) {
         x->fr->v[id] = sv(-1, VK_ALIAS, 0);
         /* the value's register takes the variable's name (i = call) */
@@ -409,25 +418,15 @@ static void variable(SX *x, uint32_t at, const varuse *u)
             x->fr->hint[v] = m->names[id];
         return;
     }
-    if (t->kind == SK_ARRAY || u[id].esc) {
-        ty_t et = sx_vty(x, t->kind == SK_ARRAY ? t->elem : pt->elem);
-        uint32_t n = t->kind == SK_ARRAY ? t->count : 1;
-        if (!n || (uint64_t)n * ty_sizeof(et) > BC_MAX_PRIVATE)
-            sx_refuse(x, "a private array of %u elements", n);
-        r.type = et, r.kind = BC_REG_PTR, r.space = BC_PRIVATE;
-        r.init = BC_INIT_ARRAY, r.arg = n;
-        int32_t reg = sx_named(x, m->names[id], r);
-        if (reg < 0)
-            reg = sx_named(x, "private_array", r);
+    if (u[id].esc) {   /* a pointer's: an 8-byte slot (LDP, STP) */
+        int32_t reg = sx_agg_var(x, pt->elem, BC_PRIVATE, m->names[id],
+                                 "private_array");
         x->fr->v[id] = sv(reg, VK_REG, 0);
         return;
     }
     if (t->kind == SK_PTR) {
-        const spv_type *pp = spv_typ(m, at, t->elem);
-        if (pp->kind == SK_PTR || t->space > BC_PRIVATE)
-            sx_refuse(x, "pointer variables ('%s') of this type are not "
-                      "supported yet", m->names[id] ? m->names[id] : "?");
-        uint32_t reg = sx_defptr(x, id, sx_vty(x, t->elem), t->space, false,
+        uint32_t reg = sx_defptr(x, id, spv_memty(m, at, t->elem),
+                                 sx_space(x, t->space), false,
                                  m->names[id]);
         x->fr->v[id] = sv((int32_t)reg, VK_VAR, 0);
         return;
@@ -522,10 +521,13 @@ static void declare(SX *x, const spv_func *f)
             if (spv_op(m, at) == SpvOpVariable) {
                 variable(x, at, u);
             } else if (spv_op(m, at) == SpvOpPhi) {
-                if (spv_typ(m, at, spv_word(m, at, 1))->kind == SK_PTR)
-                    sx_refuse(x, "a choice between pointers (OpPhi) is not "
-                              "supported yet");
-                sx_def(x, sx_vty(x, spv_word(m, at, 1)));
+                const spv_type *pt = spv_typ(m, at, spv_word(m, at, 1));
+                uint32_t id = spv_word(m, at, 2);
+                if (pt->kind == SK_PTR)   /* a choice between pointers */
+                    sx_defptr(x, id, spv_memty(m, at, pt->elem),
+                              sx_space(x, pt->space), false, m->names[id]);
+                else
+                    sx_def(x, sx_vty(x, spv_word(m, at, 1)));
             }
         }
     x->fr->scratch = NULL;
@@ -640,11 +642,15 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
         bc_reg r = {0};
         r.init = BC_INIT_PARAM, r.arg = i;
         if (t->kind == SK_PTR) {
+            if (t->space == SPV_SC_FUNCTION)   /* clang's byval */
+                sx_refuse(x, "kernel parameter %u ('%s'): a struct passed "
+                          "by value is not supported yet", i + 1,
+                          m->names[id] ? m->names[id] : "?");
             if (t->space > BC_LOCAL)
                 sx_refuse(x, "kernel parameter %u: a pointer to private or "
                           "generic memory", i + 1);
             r.kind = BC_REG_PTR, r.space = t->space;
-            r.type = declared(tn, sx_vty(x, t->elem));
+            r.type = declared(tn, spv_memty(m, x->at, t->elem));
             r.flags = strstr(qn, "const") ? BC_REGF_CONSTPTR : 0;
         } else {
             r.kind = BC_REG_VALUE;
@@ -661,55 +667,12 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
     }
 }
 
-/* Program-scope constant arrays other than strings (8-bit arrays, which
- * printf reads): each a private array the kernel fills first, so that
- * every work-item reads its own copy. */
-static void tables(SX *x)
-{
-    spv_mod *m = &x->m;
-    for (uint32_t at = 5; at < m->globals_end; at += spv_wc(m, at)) {
-        if (spv_op(m, at) != SpvOpVariable || spv_wc(m, at) < 5 ||
-            spv_word(m, at, 3) != SpvStorageClassUniformConstant)
-            continue;
-        x->at = at;
-        const spv_type *pt = spv_typ(m, at, spv_word(m, at, 1));
-        const spv_type *t = spv_typ(m, at, pt->elem);
-        uint32_t init = spv_id(m, at, 4), id = spv_word(m, at, 2);
-        if (t->kind != SK_ARRAY || spv_typ(m, at, t->elem)->kind == SK_ARRAY)
-            continue;
-        ty_t et = sx_vty(x, t->elem);
-        if (ty_scalar_size((enum ty_scalar)et.s) == 1 && et.n == 1)
-            continue;   /* a string */
-        uint32_t d = m->def[init];
-        if (!t->count || (uint64_t)t->count * ty_sizeof(et) > BC_MAX_PRIVATE ||
-            (spv_op(m, d) == SpvOpConstantComposite &&
-             spv_wc(m, d) != 3 + t->count))
-            sx_refuse(x, "a constant array of %u elements", t->count);
-        bc_reg r = {0};
-        r.type = et, r.kind = BC_REG_PTR, r.space = BC_PRIVATE;
-        r.init = BC_INIT_ARRAY, r.arg = t->count;
-        int32_t reg = sx_named(x, m->names[id], r);
-        if (reg < 0)
-            reg = sx_named(x, "constant_array", r);
-        x->gv[id] = sv(reg, VK_REG, 0);
-        for (uint32_t k = 0; k < t->count; k++) {
-            uint32_t v = spv_op(m, d) == SpvOpConstantComposite
-                         ? spv_id(m, d, 3 + k) : init;
-            x->at = d;
-            uint32_t w[3] = {(uint32_t)reg, sx_const(x, TY(TY_UINT, 1), k),
-                             sx_val_reg(x, &x->fr->v[v], v)};
-            if (!ty_eq(sx_r(x, w[2])->type, et))
-                sx_refuse(x, "a constant array of another element type");
-            sx_emit(x, BCB_ST, ty_unsigned_of((enum ty_scalar)et.s), et.n, 0,
-                    w, 3);
-        }
-    }
-}
-
 static void kernel(SX *x, const spv_entry *e)
 {
     spv_mod *m = &x->m;
     const spv_func *f = spv_func_of(m, e->at, e->func);
+    if (!f->nblocks)
+        spv_fail(m, e->at, "kernel '%s' has no body", e->name);
     uint32_t line = header_line(x, f, e->name);
     x->gv = zalloc(x, m->bound, sizeof *x->gv);
     x->calls = 0;
@@ -723,7 +686,7 @@ static void kernel(SX *x, const spv_entry *e)
         spv_fail(m, e->at, "a kernel without a name");
     kb_kernel_begin(x->a, e->name, strlen(e->name), line);
     params(x, e, f);
-    tables(x);
+    sx_globals(x, e);
     function(x, f, x->fr);
     emit0(x, BCB_RET, 0, 0);
     if (!kb_kernel_end(x->a))

@@ -1,27 +1,23 @@
-// RUN: clvm run %s --global 2 --arg o=zeros:128 --arg io=zeros:64 --print o:float4 --print io:int4
-// Built-ins with a pointer output through SPIR-V: the output's value is
-// stored through the pointer first (a global buffer, an element of one, a
-// private scalar whose address is taken, a private array), then the result,
-// as the IR's lowering does. Only exact functions (fract, modf, frexp,
-// remquo, sincos of 0, lgamma_r's sign), checked against PoCL
-// (tests/pocl/clkernels.py).
-kernel void ptrout(global float4 *o, global int4 *io)
+// RUN: clvm run %s --global 4 --local 4 --arg x=@examples/data/ramp.bin --arg e=zeros:16 --arg ip=zeros:16 --arg lp=local:16 --print x --print e --print ip
+// The built-ins with a pointer output through SPIR-V (checked against
+// PoCL 3.1): frexp, modf, fract, remquo, sincos and lgamma_r storing into
+// private variables, a private vector, global and local memory.
+kernel void k(global float *x, global int *e, global float *ip, local float *lp)
 {
-    int g = get_global_id(0);
-    float4 f = (float4)(4.25f, -1.5f, 0x1p-130f, 3.0f) * (g + 1);
-    o[4 * g] = fract(f, &o[4 * g + 1]);
-    float ip;
-    float m = modf(f.y, &ip);
-    int4 e;
-    float4 fr = frexp(f, &e);
-    io[2 * g] = e;
-    int q[2];
-    float r = remquo(f.x * 7, 2.0f, &q[1]);
+    int i = get_global_id(0);
+    float v = x[i] + 0.25f;
+    int ex;
+    float4 w;
+    float m = frexp(v * 100, &ex);
+    float4 f4 = modf((float4)(v, -v, 2.5f, -0.0f), &w);
     float c;
-    float sn = sincos((float)g - 1.0f + 1.0f - g, &c);
+    float s = sincos(v, &c);
+    int q;
+    float r = remquo(v * 7, 0.75f, &q);
+    float fr = fract(-v * 3, ip + i);
     int sg;
-    float lg = lgamma_r(-2.5f, &sg);
-    o[4 * g + 2] = (float4)(m, ip, r, sn + c + (lg > 0));
-    o[4 * g + 3] = fr;
-    io[2 * g + 1] = (int4)(q[1], sg, 0, 0);
+    float lg = lgamma_r(-v - 0.5f, &sg);
+    float fr2 = fract(v * 3, lp + i);
+    e[i] = ex + q * 100 + sg * 1000;
+    x[i] = m + f4.y + w.x + w.y + s + c + r + fr + lg + fr2 + lp[i];
 }

@@ -173,8 +173,39 @@ static void test_arith(void)
     CHECK(prof_arith(PROF_CLVM, TY_UINT, PA_ADD, &d, &u, &v) == -1, "uint");
 }
 
+/* Contraction: a = b = 1 + 2^-12, c = -(1 + 2^-11); a * b + c is 2^-24
+ * fused, 0 rounded twice (docs/opencl-c.md's table), in float and in
+ * double (a = b = 1 + 2^-27, c = -(1 + 2^-26): 2^-54 fused). */
+static void test_muladd(void)
+{
+    static const bool fused[PROF_COUNT][3] = {   /* EXPR, MAD, STMT */
+        [PROF_POCL] = {true, false, false},
+        [PROF_NVIDIA] = {true, true, true}};
+    float a = 1 + 0x1p-12f, c = -(1 + 0x1p-11f), d;
+    double ad = 1 + 0x1p-27, cd = -(1 + 0x1p-26), dd;
+    for (int p = 0; p < PROF_COUNT; p++)
+        for (int k = PF_EXPR; k <= PF_STMT; k++) {
+            int n = prof_muladd(p, k, TY_FLOAT, &d, &a, &a, &c);
+            CHECK(n == NOTE_CONTRACT && d == (fused[p][k] ? 0x1p-24f : 0),
+                  "%s shape %d: %a (notes %d)", prof_name(p), k, d, n);
+            CHECK(prof_fuses(p, k) == fused[p][k], "%s %d", prof_name(p), k);
+            n = prof_muladd(p, k, TY_DOUBLE, &dd, &ad, &ad, &cd);
+            CHECK(n == NOTE_CONTRACT && dd == (fused[p][k] ? 0x1p-54 : 0),
+                  "%s shape %d double: %a", prof_name(p), k, dd);
+        }
+    float one = 1, two = 2;   /* exact: no case */
+    CHECK(prof_muladd(PROF_NVIDIA, PF_EXPR, TY_FLOAT, &d, &one, &two, &one)
+          == 0 && d == 3, "exact");
+    float nan = NAN;          /* NaN either way: no case */
+    CHECK(prof_muladd(PROF_POCL, PF_EXPR, TY_FLOAT, &d, &nan, &two, &one)
+          == 0 && d != d, "nan");
+    CHECK(prof_muladd(PROF_POCL, PF_EXPR, TY_INT, &d, &one, &two, &one) == -1,
+          "int");
+}
+
 int main(void)
 {
+    RUN(test_muladd);
     RUN(test_names);
     RUN(test_nvidia);
     RUN(test_pocl);

@@ -1041,11 +1041,10 @@ static void pointer_add(void)
     uint32_t pc = emit(BC_PADD, 1, 0, q, p, i);
     ret();
     OK();
-    code()[pc + 2] = g;
-    BAD("PADD: register 1 is global float4*, register 4 is global int4* "
-        "(the pointer types must be equal)");
+    code()[pc + 2] = g;   /* another pointee type: a pointer cast */
+    OK();
     code()[pc + 2] = l;
-    BAD("register 3 is local float4* (the pointer types must be equal)");
+    BAD("register 3 is local float4* (the address spaces must be equal)");
     code()[pc + 2] = p;
     K()->regs[p].flags = BC_REGF_CONSTPTR;
     BAD("PADD: register 0 points to const data, register 1 does not");
@@ -1061,6 +1060,34 @@ static void pointer_add(void)
     code()[pc + 1] = q;
     code()[pc + 3] = f;
     BAD("PADD operand 3: register 5 is float, needs an integer");
+}
+
+/* LDP, STP: a pointer register from or to an 8-byte integer slot. */
+static void pointer_slots(void)
+{
+    begin();
+    uint32_t s = ptr(BC_PRIVATE, "ulong"), q = ptr(BC_GLOBAL, "float");
+    uint32_t i = val("int"), f = ptr(BC_PRIVATE, "double");
+    uint32_t u = ptr(BC_PRIVATE, "uint"), v = val("ulong");
+    uint32_t pl = emit(BC_LDP, 1, 0, q, s, i);
+    uint32_t ps = emit(BC_STP, 1, 0, s, i, q);
+    ret();
+    OK();
+    code()[pl + 2] = f;
+    BAD("LDP operand 2: register 3 is private double*, needs a pointer to "
+        "8-byte integers");
+    code()[pl + 2] = u;
+    BAD("LDP operand 2: register 4 is private uint*, needs a pointer to "
+        "8-byte integers");
+    code()[pl + 2] = s;
+    code()[pl + 1] = v;
+    BAD("LDP operand 1: register 5 is ulong, needs a pointer");
+    code()[pl + 1] = q;
+    code()[ps + 3] = v;
+    BAD("STP operand 3: register 5 is ulong, needs a pointer");
+    code()[ps + 3] = q;
+    K()->regs[s].flags = BC_REGF_CONSTPTR;
+    BAD("STP: stores through register 0, a pointer to const data");
 }
 
 static void load_store_count(void)
@@ -1411,6 +1438,7 @@ int main(void)
     RUN(convert);
     RUN(vload_half);
     RUN(pointer_add);
+    RUN(pointer_slots);
     RUN(load_store_count);
     RUN(vload_vstore);
     RUN(work_item);

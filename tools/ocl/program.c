@@ -149,7 +149,8 @@ static int build_opencl_c(cl_program p, FILE *diag)
     int r = 1;
     if (!wrote)
         fprintf(diag, "error: cannot write a temporary file for clang\n");
-    else if ((r = cc_load(buf, argv, n, &p->mod, diag, why, sizeof why)) &&
+    else if ((r = cc_load_nocache(buf, argv, n, &p->mod, diag, why,
+                                    sizeof why)) &&
              *why)
         fprintf(diag, "%s\n", why);
     unlink(buf);
