@@ -57,7 +57,7 @@ suites | while read -r name target args; do
     rc=$?
     # the verdict: "PASSED n of N sub-tests." / "FAILED k of N tests.", and
     # a line ending "NAME FAILED" per failed sub-test
-    total=$(grep -m1 -E '^(PASSED|FAILED) [0-9]+ of [0-9]+ ' "$log" | awk '{print $4}')
+    total=$(grep -E '^(PASSED|FAILED) [0-9]+ of [0-9]+ ' "$log" | tail -n 1 | awk '{print $4}')
     failed=$(grep -E '[A-Za-z0-9_]+ FAILED\.?$' "$log" |
              sed -E 's/^(.*[^A-Za-z0-9_])?([A-Za-z0-9_]+) FAILED\.?$/\2/' | sort -u)
     sf=0; sk=0
