@@ -38,6 +38,14 @@ POCL_FAULTS = {
         "get_work_dim() - 1"),
 }
 
+# Bytes whose values OpenCL C leaves open, which may differ: the padding of
+# a struct written whole (cl_structs: a Rec's bytes 1-3 after its char and
+# 28-31, a float3's fourth component).
+UNSPECIFIED = {
+    "tests/run/cl_structs.cl": {f"recs[{32 * k + j}]" for k in range(4)
+                                for j in (1, 2, 3, 28, 29, 30, 31)},
+}
+
 
 class Skip(Exception):
     """This kernel cannot be compared; the reason."""
@@ -235,6 +243,8 @@ def main(argv):
         diff = ({"build": theirs[""]} if "" in theirs
                 else differences(np, sig, ours, theirs))
         known, why = POCL_FAULTS.get(rel, (set(), ""))
+        for k in UNSPECIFIED.get(rel, set()):
+            diff.pop(k, None)
         if set(diff) == known and known:
             passed += 1
             print(f"PASS {rel}: differs from PoCL only where PoCL is wrong "
