@@ -124,8 +124,21 @@ sanitize:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
-check-exhaustive: $(BUILD)/exhaustive
+check-exhaustive: $(BUILD)/exhaustive check-exhaustive-half
 	$(BUILD)/exhaustive
+
+# Half arithmetic on every input (and every pair of halves) against MPFR
+# and tests/lib/ref.c; one thread per CPU (-j N, -s STRIDE: see the file).
+$(BUILD)/exhaustive-half: tests/exhaustive_half.c $(TLIB_SRC) $(LIB)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g -ffp-contract=off $^ $(LDLIBS) -lmpfr -lgmp -o $@
+
+check-exhaustive-half: $(BUILD)/exhaustive-half
+	$(BUILD)/exhaustive-half
+
+# Its fixed-seed sample in make test also links MPFR.
+$(BUILD)/tests/test_fp16: $(BUILD)/obj/tests/unit/test_fp16.o $(TLIB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -lmpfr -lgmp -o $@
 
 demo: $(BUILD)/demo
 	$(BUILD)/demo
@@ -196,6 +209,6 @@ include bench/bench.mk
 help:
 	@sed -n '2,14p' Makefile
 
-.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help cts cts-ci
+.PHONY: install uninstall all test sanitize check-exhaustive check-exhaustive-half demo deps docs clean help cts cts-ci
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

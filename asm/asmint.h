@@ -88,11 +88,11 @@
       "the number of dimensions in use")                                    \
     X(MAD, "mad", 3, BCB_MAD, -1,                                           \
       OC3(42, -1, -1),                                                      \
-      "T mad(T a, T b, T c); T float or double (n)",                        \
+      "T mad(T a, T b, T c); T half, float or double (n)",                  \
       "a * b + c, rounded twice in clvm (implementation-defined accuracy)") \
     X(FMA, "fma", 3, BCB_FMA, -1,                                           \
       OC3(26, -1, -1),                                                      \
-      "T fma(T a, T b, T c); T float or double (n)",                        \
+      "T fma(T a, T b, T c); T half, float or double (n)",                  \
       "a * b + c rounded once")                                             \
     X(FMULADD, "fmuladd", 3, BCB_CMAD, -1,                                  \
       OC3(-1, -1, -1),                                                      \
@@ -106,26 +106,28 @@
       "twice in clvm and pocl, fused by the nvidia profile")                \
     X(MIN, "min", 2, BCB_MIN, -1,                                           \
       OC3(98, 158, 159),                                                    \
-      "T min(T x, T y), T min(T x, S y); T any integer, float or double "   \
+      "T min(T x, T y), T min(T x, S y); T any integer, half, float or "   \
+      "double "                                                             \
       "(n), S its element",                                                 \
       "y if y < x, else x")                                                 \
     X(MAX, "max", 2, BCB_MAX, -1,                                           \
       OC3(97, 156, 157),                                                    \
-      "T max(T x, T y), T max(T x, S y); T any integer, float or double "   \
+      "T max(T x, T y), T max(T x, S y); T any integer, half, float or "   \
+      "double "                                                             \
       "(n), S its element",                                                 \
       "y if x < y, else x")                                                 \
     X(FMIN, "fmin", 2, BCB_MIN, -1,                                         \
       OC3(28, -1, -1),                                                      \
-      "T fmin(T x, T y), T fmin(T x, S y); T float or double (n)",          \
+      "T fmin(T x, T y), T fmin(T x, S y); T half, float or double (n)",    \
       "the smaller; the other operand if one is NaN")                       \
     X(FMAX, "fmax", 2, BCB_MAX, -1,                                         \
       OC3(27, -1, -1),                                                      \
-      "T fmax(T x, T y), T fmax(T x, S y); T float or double (n)",          \
+      "T fmax(T x, T y), T fmax(T x, S y); T half, float or double (n)",    \
       "the larger; the other operand if one is NaN")                        \
     X(CLAMP, "clamp", 3, BCB_CLAMP, -1,                                     \
       OC3(95, 149, 150),                                                    \
       "T clamp(T x, T lo, T hi), T clamp(T x, S lo, S hi); T any "          \
-      "integer, float or double (n)",                                       \
+      "integer, half, float or double (n)",                                 \
       "min(max(x, lo), hi)")                                                \
     X(ABS, "abs", 1, BCB_ABS, -1,                                           \
       OC3(-1, 141, 201),                                                    \
@@ -133,7 +135,7 @@
       "|x|, as the unsigned type (abs(INT_MIN) is 2^31)")                   \
     X(FABS, "fabs", 1, BCB_FABS, -1,                                        \
       OC3(23, -1, -1),                                                      \
-      "T fabs(T x); T float or double (n)",                                 \
+      "T fabs(T x); T half, float or double (n)",                           \
       "|x| (clears the sign bit)")                                          \
     MATHFNS(ASM_MATHFN, X)                                                  \
     X(SELECT, "select", 3, BCB_SELECT, -1,                                  \
@@ -515,8 +517,6 @@ bool narrow_to(A *a, node *n, ty_t w);
 
 /* conv.c: operators, typed with OpenCL C's implicit conversions; the
  * operands are checked (check_expr) */
-/* false, with the error, when t is half: clvm has no half arithmetic */
-bool conv_no_half(A *a, node *n, ty_t t, const char *what);
 bool conv_unary(A *a, node *n);
 bool conv_binary(A *a, node *n);
 bool conv_cond(A *a, node *n);

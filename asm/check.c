@@ -380,7 +380,7 @@ static bool check_bi(A *a, node *n)
 
 /* The arguments of an elementwise built-in as one type t: the widest
  * typed argument's (a scalar of its element type is broadcast), or the
- * first argument's own default when all are literals. No half. */
+ * first argument's own default when all are literals. */
 static bool args_type(A *a, node *n, const char *name, ty_t *tp)
 {
     char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
@@ -423,16 +423,16 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
     }
     *tp = t;
     n->x.cls = impl && t.n == 1 ? X_IMPL : X_VAL;
-    return conv_no_half(a, n, t, name);
+    return true;
 }
 
 _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
                "ASM_MF_BASE_SAME counts on MATH1..3 in a row");
 
 static const char *const dom_words[] = {
-    "float or double", "float", "integers", "int or uint",
+    "half, float or double", "float", "integers", "int or uint",
     "char, uchar, short, ushort, int or uint", "signed integers",
-    "uint or ulong", "integers, float or double", "any type"};
+    "ushort, uint or ulong", "any type", "any type"};
 
 /* A math built-in of stdlib/mathfn.h: the gentype t comes from the
  * operands (all of them alike, or the first where the others have other
@@ -634,12 +634,11 @@ static bool check_fn(A *a, node *n)
         bool impl_arg = c->x.cls == X_IMPL;
         if (!settle_default(a, c))
             return false;
-        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
-            c->x.t.s == TY_HALF) {
+        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t)) {
             asm_error_node(a, c, n->op == F_ABS
                            ? "abs takes integers, not %s (for floating "
                              "point use fabs)"
-                           : "fabs takes float or double, not %s (for "
+                           : "fabs takes half, float or double, not %s (for "
                              "integers use abs)",
                            diag_xty_name(&c->x, (char[48]){0}));
             return false;
@@ -682,7 +681,7 @@ static bool check_fn(A *a, node *n)
                    n->op == F_FMULADD_ACROSS || n->op == F_FMIN ||
                    n->op == F_FMAX;
         if (flt && is_int(t)) {
-            asm_error_node(a, n, "%s takes float or double, not %s", name,
+            asm_error_node(a, n, "%s takes half, float or double, not %s", name,
                            tn(t, b1));
             return false;
         }

@@ -427,7 +427,7 @@ static bool lower_extern_call(A *a, node *n, int32_t dst, opnd *o)
 }
 
 /* A shaped math built-in (MATHS): the gentype's element type picks the
- * variant (half moves as ushort: only shuffle takes it), unused operands
+ * variant (half: MATHS_F16), unused operands
  * repeat the first. With its pointer, a PTR/PTRI function is three
  * instructions: the pointer output's value (flag SECOND) into a
  * temporary, its store through the pointer (ST, checked as every store),
@@ -437,8 +437,7 @@ static bool emit_maths(A *a, int mf, bool second, ty_t t, unsigned m,
 {
     uint32_t w[5] = {(uint32_t)d, src[0], nv > 1 ? src[1] : src[0],
                      nv > 2 ? src[2] : src[0], (uint32_t)mf | m << 16};
-    ty_t vt = t.s == TY_HALF ? TY(TY_USHORT, t.n) : t;
-    return emit(a, BCB_MATHS, vt, t.n, second ? BC_F_SECOND : 0, w, 5);
+    return emit(a, BCB_MATHS, t, t.n, second ? BC_F_SECOND : 0, w, 5);
 }
 
 static bool lower_maths(A *a, node *n, int32_t dst, opnd *o)
