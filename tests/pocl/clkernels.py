@@ -122,6 +122,9 @@ def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
     """The printed buffers' bytes, as PoCL computes them."""
     with open(path, encoding="utf-8") as f:
         src = f.read()
+    for ext in re.findall(r"\bcl_khr_\w+", src):
+        if ext not in ctx.devices[0].extensions:
+            raise Skip(f"PoCL's device has no {ext}")
     prog = cl.Program(ctx, src).build(options="-cl-std=CL1.2")
     kern = getattr(prog, name)
     bufs = {}
