@@ -286,8 +286,10 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
 
     char detail[768] = "", where[64], ins[96];
     const char *src = bc_str(P->m, P->m->source);
+    size_t sl = strlen(src);   /* a long path: its last 40 bytes */
     if (t->line)
-        put(where, sizeof where, "%.40s:%u", *src ? src : "?", t->line);
+        put(where, sizeof where, "%s%s:%u", sl > 40 ? "..." : "",
+            *src ? src + (sl > 40 ? sl - 40 : 0) : "?", t->line);
     else
         put(where, sizeof where, "pc %u", t->pc);
     vm_ins_text(P->m, k, t->pc, ins, sizeof ins);

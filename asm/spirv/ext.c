@@ -91,8 +91,7 @@ static void ptr_out(SX *x, enum ty_scalar s, unsigned n, const mf_sig *sig,
 
 /* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
  * (FTEST, FTEST2: a mask), or a shaped one (MATHS, its types from
- * mathfn_sig). Those with a pointer output or a mask operand are refused
- * here for now. */
+ * mathfn_sig; a pointer output is stored first, ptr_out). */
 static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
@@ -108,13 +107,16 @@ static void math(SX *x, int f, char how)
     if (form == MF_FORM_SHAPED) {
         mf_sig sig;
         const char *why = NULL;
-        if (mi->shape == MFS_SHUF ||
-            !mathfn_sig((enum mathfn)f, TY(s, t.n), 0, &sig, &why))
+        /* shuffle's mask, last: its width is the result's */
+        unsigned mw = mi->shape == MFS_SHUF ? sx_r(x, w[mi->nargs])->type.n : 0;
+        if (!mathfn_sig((enum mathfn)f, TY(s, t.n), mw, &sig, &why))
             sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
                       why ? ": " : " (not yet)", why ? why : "");
+        if (mi->shape == MFS_SHUF)   /* SPIR-V's integers have no sign */
+            w[mi->nargs] = sx_as(x, w[mi->nargs], sig.arg[mi->nargs - 1]);
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
-        w[4] = (uint32_t)f;
+        w[4] = (uint32_t)f | mw << 16;
         if (out)   /* the pointer output first: the result may be x */
             ptr_out(x, s, t.n, &sig, w, 5 + mi->nargs);
         w[0] = sx_def(x, sig.res);
@@ -140,15 +142,15 @@ static void vload(SX *x, const char *name)
     bool half = strstr(name, "half") != NULL;
     ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
     uint32_t w[3] = {0, sx_reg(x, 5), sx_reg(x, 6)};
-    const bc_reg *p = sx_r(x, w[2]);
-    if (p->kind != BC_REG_PTR || p->type.n != 1)
+    const bc_reg p = *sx_r(x, w[2]);   /* a copy: sx_def may move it */
+    if (p.kind != BC_REG_PTR || p.type.n != 1)
         sx_refuse(x, "%s from a pointer to a vector type", name);
     w[0] = sx_def(x, half ? TY(TY_FLOAT, rt.n) : rt);
     if (half)
         sx_emit(x, BCB_VLDH, TY_UINT, rt.n,
                 name[5] == 'a' ? BC_F_ALIGNED : 0, w, 3);
     else
-        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p->type.s),
+        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p.type.s),
                 rt.n, 0, w, 3);
 }
 
