@@ -80,10 +80,11 @@ int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec)
             return -1;
         }
     }
-    if (w->P->r.races && vm_race(w, I, exec, VM_RACE_ATOMIC))
-        return -1;
     const enum ty_scalar s = (enum ty_scalar)bc_ops[I->op].elem;
     const enum atomic_fn f = (enum atomic_fn)I->imm;
+    const bool races = w->P->r.races;
+    if (races && f != AT_CMPXCHG && vm_race(w, I, exec, VM_RACE_ATOMIC))
+        return -1;
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         const vm_buf *b = &w->bufs[bid[l]];
@@ -92,6 +93,13 @@ int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec)
         if (f == AT_CMPXCHG) {   /* a is the compared value, b the new */
             uint64_t t = val;
             val = cmp, cmp = t;
+            /* a cmpxchg that finds another value writes nothing: for the
+             * race check it is an atomic read (groups run on one thread
+             * under the check, so the value seen is the one it will find) */
+            uint8_t *q = b->data + b->lstride * l + off[l];
+            int k = le_load(q, es) == cmp ? VM_RACE_ATOMIC : VM_RACE_ATOMIC_READ;
+            if (races && vm_race(w, I, 1ull << l, k))
+                return -1;
         }
         uint64_t old = rmw(b->data + b->lstride * l + off[l], es, f, s, val,
                            cmp);

@@ -75,17 +75,17 @@ int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind)
     uint32_t bid[VM_MAXW];
     memcpy(off, R + I->a, 8 * (size_t)W);
     memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
-    if (kind != VM_RACE_ATOMIC)
+    const bool atomic = kind == VM_RACE_ATOMIC || kind == VM_RACE_ATOMIC_READ;
+    const bool write = kind == VM_RACE_WRITE || kind == VM_RACE_ATOMIC;
+    if (!atomic)
         I->widen(idx, R + I->b, W);
-    const bool write = kind != VM_RACE_READ, atomic = kind == VM_RACE_ATOMIC;
     vm_shadow prev;
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         const vm_buf *b = &w->bufs[bid[l] < P->nbufs ? bid[l] : 0];
         if (!b->shadow)
             continue;   /* private or constant memory */
-        uint64_t at = off[l] + idx[l] * (kind == VM_RACE_ATOMIC ? 0
-                                                                : I->stride);
+        uint64_t at = off[l] + idx[l] * (atomic ? 0 : I->stride);
         const uint32_t lo = (uint32_t)(w->g->linear * gs + 1);
         vm_access a = {lo + w->base + l, w->barriers,
                        I->pc | (atomic ? ATOMIC_BIT : 0)};

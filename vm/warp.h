@@ -322,7 +322,8 @@ int vm_async_end(vm_group *g, vm_trap *t);
 
 /* ---- race.c: the data race detector ---- */
 
-enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC };
+/* VM_RACE_ATOMIC_READ: an atomic that writes nothing (a failed cmpxchg) */
+enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ };
 /* Shadow memory of P's global buffers (P->shadow), of g's local memory
  * (g->lshadow, cleared by vm_race_group); false without memory. */
 bool vm_race_prog(vm_prog *P);

@@ -70,9 +70,6 @@ XFAIL = {
         "a struct kernel argument by value is refused",
     "async_copy/async_copy_global_race": MISSED,
     "async_copy/async_copy_local_race": MISSED,
-    "atomics/atomic_cmpxchg_false_race":
-        "WRONG TRAP: clvm reports a race between a read and an atomic "
-        "cmpxchg whose comparison fails (it writes nothing)",
     "atomics/atomic_cmpxchg_write_race": MISSED,
     "atomics/atomic_intergroup_race": MISSED,
     "atomics/atomic_race_after": MISSED,
