@@ -13,10 +13,13 @@ struct _cl_device_id ocl_device = {{NULL, OCL_DEVICE, {1}}};
 
 #define OCL_VERSION "0.3"
 /* Only what the VM really does (cl_khr_fp16: half arithmetic rounded once,
- * docs/semantics.md); the atomics and IL extensions come with the work
- * that implements them. */
-#define OCL_EXTENSIONS \
-    "cl_khr_icd cl_khr_fp64 cl_khr_fp16 cl_khr_byte_addressable_store"
+ * docs/semantics.md; the atomics: vm/atomic.c, every atom_* function); the
+ * IL extension comes with the work that implements it. */
+#define OCL_EXTENSIONS                                                      \
+    "cl_khr_icd cl_khr_fp64 cl_khr_fp16 cl_khr_byte_addressable_store "    \
+    "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
+    "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "   \
+    "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics"
 
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *ps,
