@@ -142,9 +142,13 @@ static void async_copy(SX *x)
     bool strided = !st || st->v[0] != 1;
     uint32_t w[6] = {0, sx_reg(x, 4), sx_reg(x, 5), sx_reg(x, 6), 0, 0};
     const bc_reg *d = sx_r(x, w[1]), *s = sx_r(x, w[2]);
+    /* the copy moves elements: a cast between types of one size (a half *
+     * seen as a ushort *, which keeps its register) copies the same bytes */
     if (d->kind != BC_REG_PTR || s->kind != BC_REG_PTR ||
-        !ty_eq(d->type, s->type))
-        sx_refuse(x, "an async copy between pointers of other types");
+        ty_sizeof(d->type) != ty_sizeof(s->type))
+        sx_refuse(x, "an async copy between pointers to elements of other sizes");
+    if (!ty_eq(d->type, s->type))   /* ACOPY copies between one type */
+        w[2] = sx_ptr_at(x, w[2], sx_const(x, TY(TY_INT, 1), 0), d->type);
     unsigned k = 4;
     if (strided)
         w[k++] = sx_reg(x, 7);

@@ -225,7 +225,9 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         /* a pointer cast used as a pointer: a register of its type */
         ty_t vt = spv_memty(&x->m, x->at, v->view);
         const bc_reg *b = sx_r(x, (uint32_t)v->reg);
-        if (!sx_same_bits(vt, b->type) || v->kind == VK_CHAIN)
+        /* (of another type even where the bits are the same: a half *
+         * seen as a ushort * goes to vstore_half, which needs half *) */
+        if (!ty_eq(vt, b->type) || v->kind == VK_CHAIN)
             return sx_ptr_at(x, (uint32_t)v->reg, v->kind == VK_CHAIN
                              ? v->aux : sx_const(x, TY(TY_INT, 1), 0), vt);
     }
