@@ -11,6 +11,7 @@
 #   make coverage         line and branch coverage of vm/ asm/ stdlib/
 #   make pocl-table       the PoCL measurements behind --profile pocl
 #   make cts              the Khronos CTS suites on clvm's platform (cts-ci: CI's share)
+#   make pyopencl         pyopencl's own tests on clvm's platform
 
 CC       ?= cc
 OPT      ?= -O2
@@ -148,7 +149,7 @@ DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
         python3-pyopencl python3-pytest python3-numpy \
         tmux lcov gcovr clinfo clang-14 llvm-spirv-14 spirv-headers \
-        spirv-tools
+        spirv-tools cmake ninja-build g++
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
@@ -196,6 +197,10 @@ cts: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) all
 cts-ci: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) ci
+# make pyopencl: pyopencl's own tests on clvm's platform (CI runs
+# test_wrapper.py alone: tests/ocl/pyopencl.sh BUILD ci).
+pyopencl: all
+	@CLVM_SHARED=$(SHARED) sh tests/ocl/pyopencl.sh $(BUILD) all
 
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk
@@ -207,8 +212,8 @@ include bench/bench.mk
 -include tests/unit/libm.mk
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
-.PHONY: install uninstall all test sanitize check-exhaustive check-exhaustive-half demo deps docs clean help cts cts-ci
+.PHONY: install uninstall all test sanitize check-exhaustive check-exhaustive-half demo deps docs clean help cts cts-ci pyopencl
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
