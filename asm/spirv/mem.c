@@ -407,6 +407,19 @@ void sx_copy(SX *x, bool sized)
         copy_bytes(x, dp, di, sp, si, size, al);
 }
 
+uint32_t sx_byval(SX *x, uint32_t i, uint32_t t)
+{
+    uint32_t si, sp = sx_addr(x, sx_val(x, i), i, &si);
+    uint64_t size = spv_layout(&x->m, x->at, t).size;
+    int32_t reg = sx_agg_var(x, t, BC_PRIVATE, NULL, "byval");
+    if (reg < 0)
+        sx_refuse(x, "too many registers");
+    if (size)
+        copy_bytes(x, (uint32_t)reg, index_const(x, 0), sp, si, size,
+                   spv_layout(&x->m, x->at, t).align);
+    return (uint32_t)reg;
+}
+
 /* ---- variables ---- */
 
 int32_t sx_agg_var(SX *x, uint32_t t, uint8_t space, const char *name,

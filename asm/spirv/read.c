@@ -138,6 +138,9 @@ static void decorate(spv_mod *m, uint32_t at)
         x->nsw = true;
     } else if (d == SpvDecorationCPacked) {
         x->packed = true;
+    } else if (d == SpvDecorationFuncParamAttr && spv_wc(m, at) > 3 &&
+               spv_word(m, at, 3) == SpvFunctionParameterAttributeByVal) {
+        x->byval = true;
     }
 }
 
@@ -274,7 +277,7 @@ void spv_read(spv_mod *m)
     m->cidx = table(m, m->bound, sizeof *m->cidx);
     m->extset = table(m, m->bound, 1);
     for (uint32_t i = 0; i < m->bound; i++)
-        m->deco[i] = (spv_deco){-1, -1, false, false, false, false}, m->cidx[i] = -1;
+        m->deco[i] = (spv_deco){.builtin = -1, .rnd = -1}, m->cidx[i] = -1;
     /* Every instruction's extent and definitions first: decorations and
      * names may name ids defined later. */
     for (uint32_t at = 5; at < m->nw; at += spv_wc(m, at)) {

@@ -50,6 +50,7 @@ typedef struct {
     bool nsw;             /* NoSignedWrap: signed operands */
     bool packed;          /* CPacked: a struct without padding */
     bool offsets;         /* a struct with Offset member decorations */
+    bool byval;           /* FuncParamAttr ByVal: the callee's own copy */
 } spv_deco;
 
 typedef struct {
@@ -347,6 +348,10 @@ void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
 void sx_chain(SX *x, bool ptr);
 /* OpCopyMemory (sized: OpCopyMemorySized) at x->at. */
 void sx_copy(SX *x, bool sized);
+/* A by-value aggregate argument (operand i of the call, a pointer to type
+ * t): a private copy for the callee, whose writes must not reach the
+ * caller's; returns the copy's pointer register. */
+uint32_t sx_byval(SX *x, uint32_t i, uint32_t t);
 /* Stores constant cid of type t at (base, idx), aligned to align. */
 void sx_store_const(SX *x, uint32_t base, uint32_t idx, uint32_t cid,
                     uint32_t t, uint64_t align);

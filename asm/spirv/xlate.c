@@ -271,7 +271,12 @@ static void call(SX *x)
     spv_frame *fr = frame_new(x, f), *caller = x->fr;
     for (uint32_t i = 0; i < f->nparams; i++) {
         spv_val *v = sx_val(x, 4 + i);
-        if (v->kind == VK_NONE || v->kind == VK_CHAIN)
+        if (m->deco[f->params[i]].byval) {   /* a struct or union by value */
+            const spv_type *pt = spv_typ(m, x->at, spv_type_of(m, x->at,
+                                                               spv_id(m, x->at, 4 + i)));
+            fr->v[f->params[i]] = sv((int32_t)sx_byval(x, 4 + i, pt->elem),
+                                     VK_REG, 0);
+        } else if (v->kind == VK_NONE || v->kind == VK_CHAIN)
             fr->v[f->params[i]] = sv((int32_t)sx_reg(x, 4 + i),
                                              VK_REG, 0);
         else

@@ -74,9 +74,6 @@ XFAIL = {
     "atomics/atomic_intergroup_race": MISSED,
     "atomics/atomic_race_after": MISSED,
     "atomics/atomic_race_before": MISSED,
-    "bugs/byval_function_argument":
-        "WRONG OUTPUT: a union passed by value to a function is not "
-        "copied (the callee's write reaches the caller's u)",
     "bugs/kernel_struct_argument":
         "a struct kernel argument by value is refused",
     "bugs/multidim_array_in_struct":
