@@ -703,9 +703,8 @@ static void module(SX *x, size_t len, bc_module *out)
         spv_fail(&x->m, 0, "the module is too large");
     spv_read(&x->m);
     spv_types(&x->m);
-    if (!x->m.nentries)
-        spv_fail(&x->m, 5, "the module has no kernel (no OpEntryPoint "
-                 "Kernel)");
+    /* no OpEntryPoint: a module of no kernels (an OpenCL program may be
+     * one; `clvm run` says it has none) */
     for (uint32_t i = 0; i < x->m.nentries; i++)
         kernel(x, &x->m.entries[i]);
     x->a->source = strdup(spv_source(&x->m));
