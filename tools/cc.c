@@ -113,8 +113,11 @@ typedef struct {
     char dir[512], er[600];
 } job;
 
-static int job_open(job *j, char *why, size_t wlen)
+/* Opens j, the outputs of its run emptied first. */
+static int job_open(job *j, uint8_t **out, size_t *len, char **msgs,
+                    size_t *mlen, char *why, size_t wlen)
 {
+    *out = NULL, *len = 0, *msgs = NULL, *mlen = 0;
     const char *tmp = getenv("TMPDIR");
     snprintf(j->dir, sizeof j->dir, "%s/clvm-cc.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
@@ -132,6 +135,15 @@ static char *job_file(const job *j, const char *name, char *out)
     if (snprintf(out, 600, "%s/%s", j->dir, name) >= 600)
         out[0] = 0;
     return out;
+}
+
+/* The file f, made by a tool, into *out. */
+static int take(const char *f, uint8_t **out, size_t *len, char *why,
+                size_t wlen)
+{
+    if (!(*out = file_read(f, len)))
+        return FAIL("cannot read %s: %s", f, strerror(errno));
+    return 0;
 }
 
 /* What the tools said into *msgs (verbatim), and the folder removed with
@@ -186,11 +198,26 @@ static int run_spirv(const job *j, const char *bc, uint8_t **spv,
                   (char *)"--preserve-ocl-kernel-arg-type-metadata-through-"
                           "string",
                   (char *)bc, (char *)"-o", job_file(j, "k.spv", sp), NULL};
-    if (spawn(lv, "llvm-spirv-14", j->er, why, wlen))
+    return spawn(lv, "llvm-spirv-14", j->er, why, wlen) ||
+           take(sp, spv, len, why, wlen);
+}
+
+/* clang on path, then llvm-spirv (spirv) or not: *out is SPIR-V or LLVM
+ * bitcode. */
+static int front(const char *path, char *const *opts, int nopts, bool spirv,
+                 uint8_t **out, size_t *len, char **msgs, size_t *mlen,
+                 char *why, size_t wlen)
+{
+    job j;
+    char bc[600];
+    if (job_open(&j, out, len, msgs, mlen, why, wlen))
         return 1;
-    if (!(*spv = file_read(sp, len)))
-        return FAIL("cannot read %s: %s", sp, strerror(errno));
-    return 0;
+    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
+                       wlen) ||
+             (spirv ? run_spirv(&j, bc, out, len, why, wlen)
+                    : take(bc, out, len, why, wlen));
+    job_close(&j, msgs, mlen);
+    return rc;
 }
 
 int cc_compile(const char *path, char *const *opts, int nopts,
@@ -198,33 +225,15 @@ int cc_compile(const char *path, char *const *opts, int nopts,
                char *why, size_t wlen)
 {
     double t0 = now();
-    job j;
-    char bc[600];
-    *spv = NULL, *len = 0, *msgs = NULL, *mlen = 0;
-    if (job_open(&j, why, wlen))
-        return 1;
-    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
-                       wlen) ||
-             run_spirv(&j, bc, spv, len, why, wlen);
+    int rc = front(path, opts, nopts, true, spv, len, msgs, mlen, why, wlen);
     last_tools = now() - t0, last_kind = 2;
-    job_close(&j, msgs, mlen);
     return rc;
 }
 
 int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
               size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen)
 {
-    job j;
-    char bc[600];
-    *obj = NULL, *len = 0, *msgs = NULL, *mlen = 0;
-    if (job_open(&j, why, wlen))
-        return 1;
-    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
-                       wlen);
-    if (!rc && !(*obj = file_read(bc, len)))
-        rc = FAIL("cannot read %s: %s", bc, strerror(errno));
-    job_close(&j, msgs, mlen);
-    return rc;
+    return front(path, opts, nopts, false, obj, len, msgs, mlen, why, wlen);
 }
 
 /* The n objects written into j's folder (o0.bc ...), linked by llvm-link
@@ -266,15 +275,12 @@ int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
 {
     job j;
     char bc[600];
-    *out = NULL, *len = 0, *msgs = NULL, *mlen = 0;
-    if (job_open(&j, why, wlen))
+    if (job_open(&j, out, len, msgs, mlen, why, wlen))
         return 1;
     int rc = run_link(&j, objs, lens, n, job_file(&j, "l.bc", bc), why,
-                      wlen);
-    if (!rc && library && !(*out = file_read(bc, len)))
-        rc = FAIL("cannot read %s: %s", bc, strerror(errno));
-    else if (!rc && !library)
-        rc = run_spirv(&j, bc, out, len, why, wlen);
+                      wlen) ||
+             (library ? take(bc, out, len, why, wlen)
+                      : run_spirv(&j, bc, out, len, why, wlen));
     job_close(&j, msgs, mlen);
     return rc;
 }
