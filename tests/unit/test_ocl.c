@@ -354,6 +354,37 @@ static void profiles(void)
     unsetenv("CLVM_PROFILE");
 }
 
+/* CLVM_MAX_STEPS: a launch past it traps and fails its event; a value
+ * that is no positive number fails the enqueue. */
+static void max_steps(void)
+{
+    cl_int e, x[4] = {1, 2, 3, 4};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    cl_program p = build(ir, &e);
+    cl_kernel kn = clCreateKernel(p, "scale", &e);
+    float k = 2;
+    clSetKernelArg(kn, 0, sizeof b, &b);
+    clSetKernelArg(kn, 1, sizeof k, &k);
+    setenv("CLVM_MAX_STEPS", "2", 1);
+    cl_event ev = NULL;
+    fprintf(stderr, "(the next trap message is expected)\n");
+    CHECK(clEnqueueTask(q, kn, 0, NULL, &ev) == CL_SUCCESS, "enqueue");
+    CHECK(clWaitForEvents(1, &ev) ==
+              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+          "two steps are not enough");
+    clReleaseEvent(ev);
+    setenv("CLVM_MAX_STEPS", "-5", 1);
+    CHECK(clEnqueueTask(q, kn, 0, NULL, NULL) == CL_INVALID_OPERATION,
+          "CLVM_MAX_STEPS=-5");
+    setenv("CLVM_MAX_STEPS", "100", 1);
+    CHECK(clEnqueueTask(q, kn, 0, NULL, NULL) == CL_SUCCESS &&
+              clFinish(q) == CL_SUCCESS, "a hundred are");
+    unsetenv("CLVM_MAX_STEPS");
+    clReleaseKernel(kn);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+}
+
 static void bad_programs(void)
 {
     cl_int e;
@@ -634,6 +665,7 @@ int main(int argc, char **argv)
         RUN(user_events);
         RUN(traps);
         RUN(profiles);
+        RUN(max_steps);
         RUN(bad_programs);
         RUN(binaries);
         RUN(rects);
