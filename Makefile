@@ -11,6 +11,7 @@
 #   make coverage         line and branch coverage of vm/ asm/ stdlib/
 #   make pocl-table       the PoCL measurements behind --profile pocl
 #   make cts              the Khronos CTS suites on clvm's platform (cts-ci: CI's share)
+#   make pyopencl         pyopencl's own tests on clvm's platform
 
 CC       ?= cc
 OPT      ?= -O2
@@ -124,8 +125,21 @@ sanitize:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
-check-exhaustive: $(BUILD)/exhaustive
+check-exhaustive: $(BUILD)/exhaustive check-exhaustive-half
 	$(BUILD)/exhaustive
+
+# Half arithmetic on every input (and every pair of halves) against MPFR
+# and tests/lib/ref.c; one thread per CPU (-j N, -s STRIDE: see the file).
+$(BUILD)/exhaustive-half: tests/exhaustive_half.c $(TLIB_SRC) $(LIB)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -O2 -g -ffp-contract=off $^ $(LDLIBS) -lmpfr -lgmp -o $@
+
+check-exhaustive-half: $(BUILD)/exhaustive-half
+	$(BUILD)/exhaustive-half
+
+# Its fixed-seed sample in make test also links MPFR.
+$(BUILD)/tests/test_fp16: $(BUILD)/obj/tests/unit/test_fp16.o $(TLIB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -lmpfr -lgmp -o $@
 
 demo: $(BUILD)/demo
 	$(BUILD)/demo
@@ -135,7 +149,7 @@ DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
         python3-pyopencl python3-pytest python3-numpy \
         tmux lcov gcovr clinfo clang-14 llvm-spirv-14 llvm-14 spirv-headers \
-        spirv-tools
+        spirv-tools cmake ninja-build g++
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \
 	  sh -c 'apt-get update -qq && apt-get install -y -qq $(DEPS)'
@@ -183,6 +197,10 @@ cts: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) all
 cts-ci: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) ci
+# make pyopencl: pyopencl's own tests on clvm's platform (CI runs
+# test_wrapper.py alone: tests/ocl/pyopencl.sh BUILD ci).
+pyopencl: all
+	@CLVM_SHARED=$(SHARED) sh tests/ocl/pyopencl.sh $(BUILD) all
 
 # make bench: the two reference benchmarks against PoCL and plain C.
 include bench/bench.mk
@@ -194,8 +212,8 @@ include bench/bench.mk
 -include tests/unit/libm.mk
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
-.PHONY: install uninstall all test sanitize check-exhaustive demo deps docs clean help cts cts-ci
+.PHONY: install uninstall all test sanitize check-exhaustive check-exhaustive-half demo deps docs clean help cts cts-ci pyopencl
 .SECONDARY:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

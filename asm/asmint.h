@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "asm/asm.h"
+#include "stdlib/atomic.h"
 #include "stdlib/builtin.h"
 #include "vm/bytecode.h"
 #include "asm/lex.h"
@@ -88,11 +89,11 @@
       "the number of dimensions in use")                                    \
     X(MAD, "mad", 3, BCB_MAD, -1,                                           \
       OC3(42, -1, -1),                                                      \
-      "T mad(T a, T b, T c); T float or double (n)",                        \
+      "T mad(T a, T b, T c); T half, float or double (n)",                  \
       "a * b + c, rounded twice in clvm (implementation-defined accuracy)") \
     X(FMA, "fma", 3, BCB_FMA, -1,                                           \
       OC3(26, -1, -1),                                                      \
-      "T fma(T a, T b, T c); T float or double (n)",                        \
+      "T fma(T a, T b, T c); T half, float or double (n)",                  \
       "a * b + c rounded once")                                             \
     X(FMULADD, "fmuladd", 3, BCB_CMAD, -1,                                  \
       OC3(-1, -1, -1),                                                      \
@@ -106,26 +107,28 @@
       "twice in clvm and pocl, fused by the nvidia profile")                \
     X(MIN, "min", 2, BCB_MIN, -1,                                           \
       OC3(98, 158, 159),                                                    \
-      "T min(T x, T y), T min(T x, S y); T any integer, float or double "   \
+      "T min(T x, T y), T min(T x, S y); T any integer, half, float or "   \
+      "double "                                                             \
       "(n), S its element",                                                 \
       "y if y < x, else x")                                                 \
     X(MAX, "max", 2, BCB_MAX, -1,                                           \
       OC3(97, 156, 157),                                                    \
-      "T max(T x, T y), T max(T x, S y); T any integer, float or double "   \
+      "T max(T x, T y), T max(T x, S y); T any integer, half, float or "   \
+      "double "                                                             \
       "(n), S its element",                                                 \
       "y if x < y, else x")                                                 \
     X(FMIN, "fmin", 2, BCB_MIN, -1,                                         \
       OC3(28, -1, -1),                                                      \
-      "T fmin(T x, T y), T fmin(T x, S y); T float or double (n)",          \
+      "T fmin(T x, T y), T fmin(T x, S y); T half, float or double (n)",    \
       "the smaller; the other operand if one is NaN")                       \
     X(FMAX, "fmax", 2, BCB_MAX, -1,                                         \
       OC3(27, -1, -1),                                                      \
-      "T fmax(T x, T y), T fmax(T x, S y); T float or double (n)",          \
+      "T fmax(T x, T y), T fmax(T x, S y); T half, float or double (n)",    \
       "the larger; the other operand if one is NaN")                        \
     X(CLAMP, "clamp", 3, BCB_CLAMP, -1,                                     \
       OC3(95, 149, 150),                                                    \
       "T clamp(T x, T lo, T hi), T clamp(T x, S lo, S hi); T any "          \
-      "integer, float or double (n)",                                       \
+      "integer, half, float or double (n)",                                 \
       "min(max(x, lo), hi)")                                                \
     X(ABS, "abs", 1, BCB_ABS, -1,                                           \
       OC3(-1, 141, 201),                                                    \
@@ -133,7 +136,7 @@
       "|x|, as the unsigned type (abs(INT_MIN) is 2^31)")                   \
     X(FABS, "fabs", 1, BCB_FABS, -1,                                        \
       OC3(23, -1, -1),                                                      \
-      "T fabs(T x); T float or double (n)",                                 \
+      "T fabs(T x); T half, float or double (n)",                           \
       "|x| (clears the sign bit)")                                          \
     MATHFNS(ASM_MATHFN, X)                                                  \
     X(SELECT, "select", 3, BCB_SELECT, -1,                                  \
@@ -146,6 +149,41 @@
       OC3(-1, -1, -1),                                                      \
       "void barrier(cl_mem_fence_flags flags)",                             \
       "every work-item of the group waits here")                            \
+    X(MEM_FENCE, "mem_fence", 1, BCB_FENCE, -1,                             \
+      OC3(-1, -1, -1),                                                      \
+      "void mem_fence(cl_mem_fence_flags flags)",                           \
+      "the work-item's loads and stores before it are done before those "   \
+      "after it")                                                           \
+    X(READ_MEM_FENCE, "read_mem_fence", 1, BCB_RFENCE, -1,                  \
+      OC3(-1, -1, -1),                                                      \
+      "void read_mem_fence(cl_mem_fence_flags flags)",                      \
+      "the same for loads")                                                 \
+    X(WRITE_MEM_FENCE, "write_mem_fence", 1, BCB_WFENCE, -1,                \
+      OC3(-1, -1, -1),                                                      \
+      "void write_mem_fence(cl_mem_fence_flags flags)",                     \
+      "the same for stores")                                                \
+    ATOMIC_FNS(ASM_ATOMIC, X)                                               \
+    X(ASYNC_COPY, "async_work_group_copy", 4, BCB_ACOPY, -1,                \
+      OC3(-1, -1, -1),                                                      \
+      "event_t async_work_group_copy(local T *dst, const global T *src, "   \
+      "size_t n, event_t e), the same from local to global; T any type, "   \
+      "event_t uint in the IR",                                             \
+      "dst[i] = src[i] for i < n, by the work-group (every work-item with " \
+      "the same operands); gives e if e != 0, else a new event")            \
+    X(ASYNC_STRIDED_COPY, "async_work_group_strided_copy", 5, BCB_ACOPYS,   \
+      -1, OC3(-1, -1, -1),                                                  \
+      "event_t async_work_group_strided_copy(local T *dst, const global T " \
+      "*src, size_t n, size_t stride, event_t e), the same from local to "  \
+      "global",                                                             \
+      "the same with the global side's elements stride apart")              \
+    X(WAIT_GROUP_EVENTS, "wait_group_events", 2, BCB_WAITEV, -1,            \
+      OC3(-1, -1, -1),                                                      \
+      "void wait_group_events(int n, event_t *events)",                     \
+      "waits for the copies of events[0..n-1]; every work-item waits for "  \
+      "each event it got before the kernel ends")                           \
+    X(PREFETCH, "prefetch", 2, BCB_MOV, -1, OC3(-1, -1, -1),                \
+      "void prefetch(const global T *p, size_t n)",                         \
+      "nothing (a hint to the cache; no instruction)")                      \
     X(VEC_STEP, "vec_step", 1, BCB_MOV, -1,                                 \
       OC3(-1, -1, -1),                                                      \
       "int vec_step(T x), int vec_step(type)",                              \
@@ -154,6 +192,24 @@
       OC3(-1, -1, -1),                                                      \
       "size_t sizeof(T x), size_t sizeof(type)",                            \
       "the size in bytes (16 for float3); a constant")
+
+/* The atomic functions of stdlib/atomic.h, each as atomic_NAME (int and
+ * uint; float for xchg) and atom_NAME (also long and ulong), in that
+ * order: F_ATOMIC_ADD + 2 * fn + (atom_ form). */
+#define ASM_ATOMIC(X, E, name, nv, flt, syn)                                \
+    X(ATOMIC_##E, "atomic_" name, (nv) + 1, BCB_ATOM, -1, OC3(-1, -1, -1),  \
+      "T atomic_" name "(volatile T *p" ASM_AT_ARGS##nv "); T int or "      \
+      "uint" ASM_AT_FLT##flt ", p global or local",                         \
+      "old = *p, " syn ", indivisibly; gives old")                          \
+    X(ATOM_##E, "atom_" name, (nv) + 1, BCB_ATOM, -1, OC3(-1, -1, -1),      \
+      "T atom_" name "(volatile T *p" ASM_AT_ARGS##nv "); T int, uint, "    \
+      "long or ulong, p global or local",                                   \
+      "old = *p, " syn ", indivisibly; gives old")
+#define ASM_AT_ARGS0 ""
+#define ASM_AT_ARGS1 ", T val"
+#define ASM_AT_ARGS2 ", T cmp, T val"
+#define ASM_AT_FLT0 ""
+#define ASM_AT_FLT1 " or float"
 
 /* The math built-ins of stdlib/mathfn.h: MATH1..3 by arity, FTEST/FTEST2
  * for the masks, MATHS for the other shapes; the function id is the
@@ -199,6 +255,25 @@ enum asm_fn {
     F_EXT,            /* a declared extern: node->reg is its index */
 };
 _Static_assert(F_EXT < 256, "node->op holds an enum asm_fn in a byte");
+
+/* Does a call of op do something besides its value (an atomic, an async
+ * copy), so that the value may go unused? */
+static inline bool asm_fn_effect(unsigned op)
+{
+    return (op >= F_ATOMIC_ADD && op <= F_ATOM_XOR) || op == F_ASYNC_COPY ||
+           op == F_ASYNC_STRIDED_COPY;
+}
+
+/* Is op an atomic built-in? Then *f is its function and *atom whether it
+ * is the atom_ form. */
+static inline bool asm_fn_atomic(unsigned op, enum atomic_fn *f, bool *atom)
+{
+    if (op < F_ATOMIC_ADD || op > F_ATOM_XOR)
+        return false;
+    *f = (enum atomic_fn)((op - F_ATOMIC_ADD) / 2);
+    *atom = (op - F_ATOMIC_ADD) & 1;
+    return true;
+}
 
 typedef struct {
     const char *name;
@@ -515,8 +590,6 @@ bool narrow_to(A *a, node *n, ty_t w);
 
 /* conv.c: operators, typed with OpenCL C's implicit conversions; the
  * operands are checked (check_expr) */
-/* false, with the error, when t is half: clvm has no half arithmetic */
-bool conv_no_half(A *a, node *n, ty_t t, const char *what);
 bool conv_unary(A *a, node *n);
 bool conv_binary(A *a, node *n);
 bool conv_cond(A *a, node *n);

@@ -380,7 +380,7 @@ static bool check_bi(A *a, node *n)
 
 /* The arguments of an elementwise built-in as one type t: the widest
  * typed argument's (a scalar of its element type is broadcast), or the
- * first argument's own default when all are literals. No half. */
+ * first argument's own default when all are literals. */
 static bool args_type(A *a, node *n, const char *name, ty_t *tp)
 {
     char b1[TY_NAME_MAX], b2[TY_NAME_MAX];
@@ -423,16 +423,16 @@ static bool args_type(A *a, node *n, const char *name, ty_t *tp)
     }
     *tp = t;
     n->x.cls = impl && t.n == 1 ? X_IMPL : X_VAL;
-    return conv_no_half(a, n, t, name);
+    return true;
 }
 
 _Static_assert(BCB_MATH2 == BCB_MATH1 + 1 && BCB_MATH3 == BCB_MATH1 + 2,
                "ASM_MF_BASE_SAME counts on MATH1..3 in a row");
 
 static const char *const dom_words[] = {
-    "float or double", "float", "integers", "int or uint",
+    "half, float or double", "float", "integers", "int or uint",
     "char, uchar, short, ushort, int or uint", "signed integers",
-    "uint or ulong", "integers, float or double", "any type"};
+    "ushort, uint or ulong", "any type", "any type"};
 
 /* A math built-in of stdlib/mathfn.h: the gentype t comes from the
  * operands (all of them alike, or the first where the others have other
@@ -576,6 +576,108 @@ static bool check_typeof(A *a, node *n)
     return true;
 }
 
+/* atomic_NAME(p, ...), atom_NAME(p, ...): p points to a scalar of the
+ * function's types in global or local memory that may be written; the
+ * values have its type. */
+static bool check_atomic(A *a, node *n, enum atomic_fn f, bool atom)
+{
+    char b1[48];
+    const char *name = asm_fns[n->op].name;
+    node *p = n->args[0];
+    enum ty_scalar s = (enum ty_scalar)p->x.t.s;
+    if (p->x.cls != X_PTR) {
+        asm_error_node(a, p, "%s needs a pointer, not %s", name,
+                       is_flex(p) ? "a number" : diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if (p->x.t.n != 1 ||
+        !(s == TY_INT || s == TY_UINT ||
+          (atom && (s == TY_LONG || s == TY_ULONG)) ||
+          (!atom && atomic_fns[f].flt && s == TY_FLOAT))) {
+        asm_error_node(a, p, "%s takes a pointer to int or uint%s, not %s",
+                       name, atom ? ", long or ulong"
+                             : atomic_fns[f].flt ? " or float" : "",
+                       diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if ((p->x.space != BC_GLOBAL && p->x.space != BC_LOCAL) || p->x.cptr) {
+        asm_error_node(a, p, "%s needs a pointer to global or local data "
+                       "that may be written, not %s", name,
+                       diag_xty_name(&p->x, b1));
+        return false;
+    }
+    for (unsigned i = 1; i < n->nargs; i++) {
+        char what[48];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, name);
+        if (!settle_coerce(a, n->args[i], TY(s, 1), false, what))
+            return false;
+    }
+    n->x = (xty){TY(s, 1), X_VAL, 0, false};
+    n->r = rng_type(n->x.t);
+    return true;
+}
+
+/* A scalar integer operand (already checked) of a built-in. */
+static bool int_operand(A *a, node *n, const char *what)
+{
+    char b1[48];
+    if (!settle_default(a, n))
+        return false;
+    if (n->x.cls == X_VAL && n->x.t.n == 1 && is_int(n->x.t))
+        return true;
+    asm_error_node(a, n, "%s must be a scalar integer, not %s", what,
+                   diag_xty_name(&n->x, b1));
+    return false;
+}
+
+/* async_work_group[_strided]_copy(dst, src, n, [stride,] event): dst and
+ * src of one type, local from global (or constant) or global from local;
+ * events are uint. wait_group_events(n, events), prefetch(p, n). */
+static bool check_async(A *a, node *n)
+{
+    char b1[48], b2[48];
+    const char *name = asm_fns[n->op].name;
+    node *p = n->args[n->op == F_WAIT_GROUP_EVENTS];
+    if (p->x.cls != X_PTR) {
+        asm_error_node(a, p, "%s needs a pointer, not %s", name,
+                       is_flex(p) ? "a number" : diag_xty_name(&p->x, b1));
+        return false;
+    }
+    if (n->op == F_WAIT_GROUP_EVENTS || n->op == F_PREFETCH) {
+        bool ok = n->op == F_PREFETCH
+                      ? p->x.space == BC_GLOBAL || p->x.space == BC_CONSTANT
+                      : ty_eq(p->x.t, TY(TY_UINT, 1));
+        if (!ok) {
+            asm_error_node(a, p, "%s needs %s, not %s", name,
+                           n->op == F_PREFETCH ? "a global pointer"
+                           : "a pointer to uint events", diag_xty_name(&p->x, b1));
+            return false;
+        }
+        n->x = (xty){TY(TY_UINT, 1), X_VOID, 0, false};
+        return int_operand(a, n->args[n->op == F_PREFETCH], "the count");
+    }
+    node *s = n->args[1];
+    bool in = p->x.space == BC_LOCAL &&
+              (s->x.space == BC_GLOBAL || s->x.space == BC_CONSTANT);
+    if (s->x.cls != X_PTR || !ty_eq(p->x.t, s->x.t) || p->x.cptr ||
+        !(in || (p->x.space == BC_GLOBAL && s->x.space == BC_LOCAL))) {
+        asm_error_node(a, n, "%s copies to local from global memory or to "
+                       "global from local, between pointers of one type, "
+                       "not to %s from %s", name, diag_xty_name(&p->x, b1),
+                       diag_xty_name(&s->x, b2));
+        return false;
+    }
+    node *ev = n->args[n->nargs - 1];
+    if (!int_operand(a, n->args[2], "the count") ||
+        (n->op == F_ASYNC_STRIDED_COPY &&
+         !int_operand(a, n->args[3], "the stride")) ||
+        !settle_coerce(a, ev, TY(TY_UINT, 1), false, "the event (uint)"))
+        return false;
+    n->x = (xty){TY(TY_UINT, 1), X_VAL, 0, false};
+    n->r = rng_type(n->x.t);
+    return true;
+}
+
 static bool check_fn(A *a, node *n)
 {
     char b1[TY_NAME_MAX];
@@ -597,6 +699,12 @@ static bool check_fn(A *a, node *n)
                           mf & ASM_MF_OUT);
     if (n->op == F_VEC_STEP || n->op == F_SIZEOF)
         return check_typeof(a, n);
+    enum atomic_fn af;
+    bool atom;
+    if (asm_fn_atomic(n->op, &af, &atom))
+        return check_atomic(a, n, af, atom);
+    if (n->op >= F_ASYNC_COPY && n->op <= F_PREFETCH)
+        return check_async(a, n);
     switch (n->op) {
     case F_GET_GLOBAL_ID: case F_GET_LOCAL_ID: case F_GET_GROUP_ID:
     case F_GET_GLOBAL_SIZE: case F_GET_LOCAL_SIZE: case F_GET_NUM_GROUPS:
@@ -616,12 +724,14 @@ static bool check_fn(A *a, node *n)
         n->r = n->op == F_GET_WORK_DIM ? (rng){1, 3, false}
                                        : (rng){0, INT64_MAX, false};
         return true;
-    case F_BARRIER: {
+    case F_BARRIER: case F_MEM_FENCE: case F_READ_MEM_FENCE:
+    case F_WRITE_MEM_FENCE: {
         node *f = n->args[0];
         if (!f->litonly || !fold_lit(a, f, TY(TY_UINT, 1)) || f->vv[0] > 3) {
             if (!a->failed)
-                asm_error_node(a, f, "barrier takes CLK_LOCAL_MEM_FENCE, "
-                               "CLK_GLOBAL_MEM_FENCE or both joined by '|'");
+                asm_error_node(a, f, "%s takes CLK_LOCAL_MEM_FENCE, "
+                               "CLK_GLOBAL_MEM_FENCE or both joined by '|'",
+                               name);
             return false;
         }
         n->sel[0] = (uint8_t)f->vv[0];
@@ -634,12 +744,11 @@ static bool check_fn(A *a, node *n)
         bool impl_arg = c->x.cls == X_IMPL;
         if (!settle_default(a, c))
             return false;
-        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t) ||
-            c->x.t.s == TY_HALF) {
+        if (c->x.cls != X_VAL || (n->op == F_ABS) != is_int(c->x.t)) {
             asm_error_node(a, c, n->op == F_ABS
                            ? "abs takes integers, not %s (for floating "
                              "point use fabs)"
-                           : "fabs takes float or double, not %s (for "
+                           : "fabs takes half, float or double, not %s (for "
                              "integers use abs)",
                            diag_xty_name(&c->x, (char[48]){0}));
             return false;
@@ -682,7 +791,7 @@ static bool check_fn(A *a, node *n)
                    n->op == F_FMULADD_ACROSS || n->op == F_FMIN ||
                    n->op == F_FMAX;
         if (flt && is_int(t)) {
-            asm_error_node(a, n, "%s takes float or double, not %s", name,
+            asm_error_node(a, n, "%s takes half, float or double, not %s", name,
                            tn(t, b1));
             return false;
         }

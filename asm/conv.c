@@ -258,15 +258,6 @@ bool conv_unify(A *a, node *n, node *l, node *r, const char *op, ty_t *t)
     return false;
 }
 
-bool conv_no_half(A *a, node *n, ty_t t, const char *what)
-{
-    if (t.s != TY_HALF)
-        return true;
-    asm_error_node(a, n, "%s: clvm has no arithmetic on half (load with "
-                   "vload_half to float, or convert_float)", what);
-    return false;
-}
-
 /* ---- operands ---- */
 
 /* A vector meets a vector or a scalar: no promotion; a scalar of the
@@ -525,8 +516,7 @@ static bool logic(A *a, node *n)
     }
     ty_t t;
     uint8_t cls;
-    if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls) ||
-        !conv_no_half(a, n, t, op))
+    if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls))
         return false;
     n->x = (xty){ty_signed(t), X_VAL, 0, false};
     return true;
@@ -646,8 +636,7 @@ bool conv_binary(A *a, node *n)
     }
     ty_t t;
     uint8_t cls;
-    if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls) ||
-        !conv_no_half(a, n, t, op))
+    if (!conv_operands(a, n, &n->a, &n->b, op, &t, &cls))
         return false;
     if (oc == O_INT && !is_int(t)) {
         asm_error_node(a, n, "'%s' needs integer operands, not %s", op,
@@ -684,15 +673,13 @@ bool conv_unary(A *a, node *n)
     if (n->op == P_NOT) {
         if (!settle_default(a, c))
             return false;
-        if (!is_int(c->x.t) && c->x.t.s != TY_HALF) {
+        if (!is_int(c->x.t)) {
             /* !f is f == 0, an int (vectors: a mask), as OpenCL C says */
             n->kind = N_BINARY, n->op = P_EQ;
             if (!(n->b = zero_at(a, n)))
                 return false;
             return conv_binary(a, n);
         }
-        if (!conv_no_half(a, n, c->x.t, op))
-            return false;
         n->x = (xty){ty_signed(c->x.t), c->x.t.n > 1 ? X_VAL : X_BOOL, 0,
                      false};
         return true;
@@ -705,8 +692,6 @@ bool conv_unary(A *a, node *n)
                   : c->x.cls == X_SIZE ? X_SIZE : X_IMPL;
     ty_t t = c->x.cls == X_SIZE ? TY(TY_ULONG, 1)
              : c->x.cls == X_BOOL ? TY(TY_INT, 1) : c->x.t;
-    if (n->op != P_ADD && !conv_no_half(a, n, t, op))
-        return false;
     if (n->op == P_TILDE && !is_int(t)) {
         asm_error_node(a, n, "'~' needs an integer operand, not %s",
                        tn(t, (char[TY_NAME_MAX]){0}));

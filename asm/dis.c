@@ -576,6 +576,42 @@ static bool p_barrier(D *d, const ins *in)
     return false;
 }
 
+/* d = atomic_NAME(p, a[, b]): atom_NAME for 64-bit elements, the
+ * operands the function takes, each in the pointee's type (as_T views
+ * where a register has the other sign). */
+static bool p_atomic(D *d, const ins *in)
+{
+    uint32_t f = in->w[4];
+    const atomic_info *ai = f < AT_COUNT ? &atomic_fns[f] : NULL;
+    ty_t pt = TY(reg(d, in->w[1])->type.s, 1);
+    bool close = dest(d, in->w[0], pt);
+    fprintf(d->out, "%s%s(%s",
+            ty_scalar_size((enum ty_scalar)bc_ops[in->op].elem) == 8
+                ? "atom_" : "atomic_",
+            ai ? ai->name : "?", rn(d, in->w[1]));
+    for (unsigned i = 0; ai && i < ai->nvals; i++) {
+        fputs(", ", d->out);
+        operand(d, in->w[2 + i], pt);
+    }
+    fputc(')', d->out);
+    return close;
+}
+
+/* d = FN(a, b, c[, o], p) (the async copies), FN(a, b) (WAITEV): the
+ * operands in order. */
+static bool p_async(D *d, const ins *in)
+{
+    unsigned k = 0;
+    if (in->ops[0] == 'd')
+        fprintf(d->out, "%s = ", rn(d, in->w[k++]));
+    fprintf(d->out, "%s(", in->sp);
+    for (const char *l = in->ops + k; *l; l++, k++)
+        fprintf(d->out, "%s%s", k > (in->ops[0] == 'd') ? ", " : "",
+                rn(d, in->w[k]));
+    fputc(')', d->out);
+    return false;
+}
+
 /* A call of an extern: d = NAME(l...) (CALL), NAME(l...) (CALLV). */
 static bool p_extern(D *d, const ins *in)
 {
@@ -658,7 +694,8 @@ static printer *const printers[128] = {
     ['l'] = p_load, ['L'] = p_store, ['n'] = p_vload, ['N'] = p_vstore,
     ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
     ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
-    ['B'] = p_block, ['T'] = p_jump,
+    ['B'] = p_block, ['T'] = p_jump, ['x'] = p_atomic,
+    ['y'] = p_async, ['z'] = p_async,
 };
 
 /* One instruction as a statement (without indentation or newline). */

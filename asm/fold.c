@@ -171,10 +171,7 @@ static bool nat_binary(A *a, node *n)
         ty_t c = lit_common(l->litt, r->litt);
         x = lit_convert((enum ty_scalar)c.s, (enum ty_scalar)l->litt.s, x);
         y = lit_convert((enum ty_scalar)c.s, (enum ty_scalar)r->litt.s, y);
-        if (c.s == TY_HALF)
-            why = "clvm has no arithmetic on half (convert to float)";
-        else
-            why = lit_binop(n->op, (enum ty_scalar)c.s, x, y, &z);
+        why = lit_binop(n->op, (enum ty_scalar)c.s, x, y, &z);
     }
     }
     if (why) {
@@ -205,11 +202,8 @@ bool fold_nat(A *a, node *n)
             break;
         }
         n->litt = n->a->litt;
-        if (n->litt.s == TY_HALF && n->op != P_ADD)
-            why = "clvm has no arithmetic on half (convert to float)";
-        else
-            why = lit_unop(n->op, (enum ty_scalar)n->litt.s, n->a->litv,
-                           &n->litv);
+        why = lit_unop(n->op, (enum ty_scalar)n->litt.s, n->a->litv,
+                       &n->litv);
         break;
     case N_BINARY:
         ok = nat_binary(a, n);
@@ -293,7 +287,9 @@ static bool convert_lit(A *a, node *n, ty_t t, bool strict)
             return false;
         }
     } else {
-        if (s.s == TY_FLOAT && t.s == TY_HALF && strict) {
+        /* NAN and INFINITY (float constants) mean the same in half */
+        bool special = (v & 0x7f800000u) == 0x7f800000u;
+        if (s.s == TY_FLOAT && t.s == TY_HALF && strict && !special) {
             asm_error_node(a, n, "%.*s is a %s constant; the operand is %s "
                            "(drop the suffix)", SPAN(a, n),
                            ty_name(s, b1), ty_name(t, b2));

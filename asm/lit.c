@@ -494,13 +494,33 @@ static const char *int_binop(int op, enum ty_scalar t, uint64_t a, uint64_t b,
     return NULL;
 }
 
+/* half: each operation rounded once, as the VM's (stdlib/half.h) */
+static const char *half_binop(int op, uint16_t a, uint16_t b, uint64_t *r)
+{
+    float x = half_to_float(a), y = half_to_float(b);
+    switch (op) {
+    case P_ADD: *r = half_add(a, b); break;
+    case P_SUB: *r = half_sub(a, b); break;
+    case P_MUL: *r = half_mul(a, b); break;
+    case P_DIV: *r = half_div(a, b); break;
+    case P_LT: *r = x < y; break;
+    case P_LE: *r = x <= y; break;
+    case P_GT: *r = x > y; break;
+    case P_GE: *r = x >= y; break;
+    case P_EQ: *r = x == y; break;
+    case P_NE: *r = x != y; break;
+    default: return "the operator needs integer operands";
+    }
+    return NULL;
+}
+
 const char *lit_binop(int op, enum ty_scalar t, uint64_t a, uint64_t b,
                       uint64_t *r)
 {
     if (!ty_is_float(t))
         return int_binop(op, t, a, b, r);
     if (t == TY_HALF)
-        return "clvm has no arithmetic on half (convert to float)";
+        return half_binop(op, (uint16_t)a, (uint16_t)b, r);
     bool f = t == TY_FLOAT;
     double x = f ? b2f(a) : b2d(a), y = f ? b2f(b) : b2d(b), z;
     float fx = b2f(a), fy = b2f(b), fz = 0;

@@ -427,7 +427,7 @@ static bool lower_extern_call(A *a, node *n, int32_t dst, opnd *o)
 }
 
 /* A shaped math built-in (MATHS): the gentype's element type picks the
- * variant (half moves as ushort: only shuffle takes it), unused operands
+ * variant (half: MATHS_F16), unused operands
  * repeat the first. With its pointer, a PTR/PTRI function is three
  * instructions: the pointer output's value (flag SECOND) into a
  * temporary, its store through the pointer (ST, checked as every store),
@@ -437,8 +437,7 @@ static bool emit_maths(A *a, int mf, bool second, ty_t t, unsigned m,
 {
     uint32_t w[5] = {(uint32_t)d, src[0], nv > 1 ? src[1] : src[0],
                      nv > 2 ? src[2] : src[0], (uint32_t)mf | m << 16};
-    ty_t vt = t.s == TY_HALF ? TY(TY_USHORT, t.n) : t;
-    return emit(a, BCB_MATHS, vt, t.n, second ? BC_F_SECOND : 0, w, 5);
+    return emit(a, BCB_MATHS, t, t.n, second ? BC_F_SECOND : 0, w, 5);
 }
 
 static bool lower_maths(A *a, node *n, int32_t dst, opnd *o)
@@ -481,6 +480,67 @@ static bool lower_maths(A *a, node *n, int32_t dst, opnd *o)
     for (unsigned i = 0; i < nv; i++)
         kb_release(a, src[i]);
     return done(a, dst, d, n->x.t, o);
+}
+
+/* ATOM: d the old value; operands the function does not take repeat d
+ * (inc, dec) or the value (all but cmpxchg), as the verifier demands. A
+ * float (atomic_xchg) moves its bits in ATOM_U32. */
+static bool lower_atomic(A *a, node *n, int32_t dst, opnd *o)
+{
+    enum atomic_fn f = AT_ADD;
+    bool atom = false;
+    asm_fn_atomic(n->op, &f, &atom);
+    ty_t t = n->x.t;
+    uint32_t p;
+    opnd v[2] = {{0}, {0}};
+    if (!lower_ptr(a, n->args[0], -1, &p))
+        return false;
+    for (unsigned i = 1; i < n->nargs; i++)
+        if (!lower_expr(a, n->args[i], -1, &v[i - 1]))
+            return false;
+    int32_t d = target(a, dst, t, false);
+    if (d < 0)
+        return false;
+    uint32_t va = n->nargs > 1 ? v[0].reg : (uint32_t)d;
+    uint32_t vb = n->nargs > 2 ? v[1].reg : va;
+    uint32_t w[5] = {(uint32_t)d, p, va, vb, (uint32_t)f};
+    enum ty_scalar s = t.s == TY_FLOAT ? TY_UINT : (enum ty_scalar)t.s;
+    if (!kb_emit(a, op_variant(BCB_ATOM, s), 1, 0, w, 5))
+        return false;
+    kb_release(a, p);
+    for (unsigned i = 1; i < n->nargs; i++)
+        kb_release(a, v[i - 1].reg);
+    return done(a, dst, d, t, o);
+}
+
+/* ACOPY d, dst, src, n, event; ACOPYS with the stride before the event.
+ * wait_group_events is WAITEV n, events; prefetch no instruction. */
+static bool lower_async(A *a, node *n, int32_t dst, opnd *o)
+{
+    if (n->op == F_PREFETCH)
+        return true;
+    uint32_t w[6];
+    unsigned nw = 0;
+    for (unsigned i = 0; i < n->nargs; i++) {
+        opnd v;
+        bool ptr = n->args[i]->x.cls == X_PTR;
+        if (!(ptr ? lower_ptr(a, n->args[i], -1, &w[1 + i])
+                  : lower_expr(a, n->args[i], -1, &v)))
+            return false;
+        if (!ptr)
+            w[1 + i] = v.reg;
+    }
+    if (n->op == F_WAIT_GROUP_EVENTS)
+        return kb_emit(a, op_variant(BCB_WAITEV, TY_UINT), 1, 0, w + 1, 2);
+    int32_t d = target(a, dst, TY(TY_UINT, 1), true);
+    w[0] = (uint32_t)d;
+    nw = 1 + n->nargs;
+    if (d < 0 || !kb_emit(a, op_variant((enum bc_base)asm_fns[n->op].base,
+                                        TY_UINT), 1, 0, w, nw))
+        return false;
+    for (unsigned i = 1; i < nw; i++)
+        kb_release(a, w[i]);
+    return done(a, dst, d, TY(TY_UINT, 1), o);
 }
 
 static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
@@ -557,10 +617,15 @@ static bool lower_call(A *a, node *n, int32_t dst, opnd *o)
     }
     case F_ABS:
         return elementwise(a, BCB_ABS, n->args[0]->x.t, t, n->args, 1, dst, o);
-    case F_BARRIER:
-        asm_error_node(a, n, "barrier gives no value");
+    case F_BARRIER: case F_MEM_FENCE: case F_READ_MEM_FENCE:
+    case F_WRITE_MEM_FENCE:
+        asm_error_node(a, n, "%s gives no value", asm_fns[n->op].name);
         return false;
     default: {
+        if (asm_fns[n->op].base == BCB_ATOM)
+            return lower_atomic(a, n, dst, o);
+        if (n->op == F_ASYNC_COPY || n->op == F_ASYNC_STRIDED_COPY)
+            return lower_async(a, n, dst, o);
         /* mad fma min max ..., or a math built-in of stdlib/mathfn.h
          * (mf >= 0: its function id); t is the result's type */
         int mf = asm_fns[n->op].mf;
@@ -792,9 +857,27 @@ bool lower_call_stmt(A *a, node *n)
         opnd o;
         return lower_extern_call(a, n, -1, &o);
     }
-    if (n->op == F_BARRIER) {
+    if (n->op == F_BARRIER || n->op == F_MEM_FENCE ||
+        n->op == F_READ_MEM_FENCE || n->op == F_WRITE_MEM_FENCE) {
         uint32_t w[1] = {n->sel[0]};
-        return kb_emit(a, op_variant(BCB_BARRIER, TY_UINT), 1, 0, w, 1);
+        return kb_emit(a, op_variant((enum bc_base)asm_fns[n->op].base,
+                                     TY_UINT), 1, 0, w, 1);
+    }
+    if (n->op >= F_ASYNC_COPY && n->op <= F_PREFETCH) {
+        opnd o;
+        if (!lower_async(a, n, -1, &o))
+            return false;
+        if (n->op <= F_ASYNC_STRIDED_COPY)
+            kb_release(a, o.reg);
+        return true;
+    }
+    if (n->op < F_COUNT && asm_fns[n->op].base == BCB_ATOM) {
+        /* the old value unused */
+        opnd o;
+        if (!lower_atomic(a, n, -1, &o))
+            return false;
+        kb_release(a, o.reg);
+        return true;
     }
     const bi_desc *bi = &n->bi;
     opnd v, off;

@@ -164,6 +164,11 @@ void parse_unknown_func(A *a, const tok *t, const char *what)
 {
     bi_desc bi;
     const char *why = NULL;
+    if (t->len == 7 && !memcmp(t->s, "event_t", 7)) {
+        asm_error(a, t->col, t->col + 7, "an event is a uint in the IR: "
+                  "write uint (docs/ir.md, \"Async copies\")");
+        return;
+    }
     /* A name of the convert_/as_/vload/vstore families with a bad part:
      * say which part. */
     if (!bi_parse(t->s, t->len, &bi, &why) && why &&

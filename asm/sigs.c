@@ -10,12 +10,12 @@
 
 /* The gentype T of each domain, in words. */
 static const char *const gentype[] = {
-    [MFD_FLT] = "float or double",  [MFD_F32] = "float",
+    [MFD_FLT] = "half, float or double", [MFD_F32] = "float",
     [MFD_INT] = "any integer type", [MFD_I32] = "int or uint",
     [MFD_NRW] = "char, uchar, short, ushort, int or uint",
     [MFD_SGN] = "char, short, int or long",
-    [MFD_UNS] = "uint or ulong",
-    [MFD_ANY] = "any integer type, float or double",
+    [MFD_UNS] = "ushort, uint or ulong",
+    [MFD_ANY] = "any type, half too",
     [MFD_ALL] = "any type, half too"};
 
 /* The widths T takes, by shape. */
@@ -128,7 +128,7 @@ static int find(const char *name)
 
 /* Signature, T's types and what it does, for asm_fns[f]. */
 static void describe(int f, char *sig, size_t slen, const char **types,
-                     const char **doc, const char **acc, char accbuf[80],
+                     const char **doc, const char **acc, char accbuf[128],
                      int *oc)
 {
     const asm_fninfo *fi = &asm_fns[f];
@@ -184,7 +184,7 @@ bool asm_builtin_help(const char *name, FILE *out)
     int f = find(name);
     if (f < 0)
         return false;
-    char sig[320], acc[80];
+    char sig[320], acc[128];
     const char *types, *doc, *a;
     int oc[3];
     describe(f, sig, sizeof sig, &types, &doc, &a, acc, oc);
@@ -241,7 +241,7 @@ void asm_builtins_md(FILE *out)
                 family[k][2] ? family[k][2] : "exact", *ocs ? ocs : "core");
     }
     for (int f = 0; f < F_COUNT; f++) {
-        char sig[320], acc[80];
+        char sig[320], acc[128];
         const char *types, *doc, *a;
         int oc[3];
         describe(f, sig, sizeof sig, &types, &doc, &a, acc, oc);

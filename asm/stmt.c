@@ -518,7 +518,7 @@ static void call_stmt(A *a, node *call)
     char bn[BI_NAME_MAX];
     if (!call || !at_eol(a) || !check_expr(a, call))
         return;
-    if (call->x.cls != X_VOID) {
+    if (call->x.cls != X_VOID && !asm_fn_effect(call->op)) {
         asm_error_node(a, call, "the result of %s is not used",
                        call->op == F_BI ? bi_format(&call->bi, bn)
                        : call->op == F_EXT ? a->extn[call->reg]

@@ -1,5 +1,6 @@
 /* binary16 <-> float/double by integer manipulation of the bit patterns, so
- * the result never depends on the FPU's rounding mode or on FTZ/DAZ. */
+ * the result never depends on the FPU's rounding mode or on FTZ/DAZ; and
+ * half arithmetic (cl_khr_fp16), each operation rounded once. */
 #include "stdlib/half.h"
 
 #include <string.h>
@@ -121,4 +122,61 @@ uint16_t half_from_float(float f, enum rnd r)
     else
         e = 1;
     return narrow(s, (int)e - 112, 13, m, r);
+}
+
+uint16_t half_add(uint16_t a, uint16_t b)
+{
+    return half_from_float(half_to_float(a) + half_to_float(b), RND_RTE);
+}
+
+uint16_t half_sub(uint16_t a, uint16_t b)
+{
+    return half_from_float(half_to_float(a) - half_to_float(b), RND_RTE);
+}
+
+uint16_t half_mul(uint16_t a, uint16_t b)
+{
+    return half_from_float(half_to_float(a) * half_to_float(b), RND_RTE);
+}
+
+uint16_t half_div(uint16_t a, uint16_t b)
+{
+    return half_from_float(half_to_float(a) / half_to_float(b), RND_RTE);
+}
+
+uint16_t half_fma(uint16_t a, uint16_t b, uint16_t c)
+{
+    double p = half_to_double(a) * half_to_double(b); /* exact: 22 bits */
+    double z = half_to_double(c), s = p + z;
+    if (s - s != 0) /* an infinity or NaN: no rounding to mend */
+        return half_from_double(s, RND_RTE);
+    /* TwoSum (Knuth): s + e == p + z exactly (no overflow: |s| < 2^33) */
+    double bb = s - p, e = (p - (s - bb)) + (z - bb);
+    if (e != 0) {
+        /* round to odd: of s and its neighbour toward p + z, the odd one */
+        uint64_t bits;
+        memcpy(&bits, &s, sizeof bits);
+        if (!(bits & 1))
+            bits = (e > 0) == (s > 0) ? bits + 1 : bits - 1;
+        memcpy(&s, &bits, sizeof s);
+    }
+    return half_from_double(s, RND_RTE);
+}
+
+uint16_t half_mad(uint16_t a, uint16_t b, uint16_t c)
+{
+    return half_add(half_mul(a, b), c);
+}
+
+uint16_t half_nextafter(uint16_t a, uint16_t b)
+{
+    float x = half_to_float(a), y = half_to_float(b);
+    if (x != x || y != y)
+        return x != x ? (uint16_t)(a | 0x200u) : (uint16_t)(b | 0x200u);
+    if (x == y)
+        return b;
+    if (x == 0) /* the smallest denormal, with y's sign */
+        return (uint16_t)((b & 0x8000u) | 1u);
+    /* away from zero: the magnitude's bits grow by one, else shrink */
+    return (x < y) == !(a & 0x8000u) ? (uint16_t)(a + 1) : (uint16_t)(a - 1);
 }

@@ -7,8 +7,10 @@
 #define OC(n) {n, n}
 #define OCI(s, u) {s, u}
 const mathfn_info mathfns[MF_COUNT] = {
-#define MF_INFO(P, E, name, args, dom, shape, unit, bf, bd, oc, doc, impl)  \
-    [MF_##E] = {#name, args, MFD_##dom, MFS_##shape, MF_##unit, {bf, bd},   \
+#define MF_INFO(P, E, name, args, dom, shape, unit, bf, bd, bh, oc, doc,   \
+                impl)                                                       \
+    [MF_##E] = {#name, args, MFD_##dom, MFS_##shape, MF_##unit,             \
+                {bf, bd, bh},                                               \
                 oc, doc, #impl},
     MATHFNS(MF_INFO, _)
 #undef MF_INFO
@@ -29,7 +31,8 @@ bool mathfn_takes(enum mathfn f, enum ty_scalar t)
     if ((unsigned)f >= MF_COUNT || t >= TY_NSCALAR)
         return false;
     if (t == TY_HALF)
-        return mathfns[f].dom == MFD_ALL;
+        return mathfns[f].dom == MFD_FLT || mathfns[f].dom == MFD_ANY ||
+               mathfns[f].dom == MFD_ALL;
     unsigned sz = ty_scalar_size(t);
     bool flt = ty_is_float(t), sgn = ty_is_signed(t);
     switch (mathfns[f].dom) {
@@ -39,7 +42,7 @@ bool mathfn_takes(enum mathfn f, enum ty_scalar t)
     case MFD_I32: return t == TY_INT || t == TY_UINT;
     case MFD_NRW: return !flt && sz < 8;
     case MFD_SGN: return sgn;
-    case MFD_UNS: return t == TY_UINT || t == TY_ULONG;
+    case MFD_UNS: return t == TY_USHORT || t == TY_UINT || t == TY_ULONG;
     default: return true;
     }
 }
@@ -80,7 +83,8 @@ bool mathfn_sig(enum mathfn f, ty_t t, unsigned m, mf_sig *s,
     case MFS_MASK: s->res = ty_signed(t); break;
     case MFS_UTYP: s->res = ty_unsigned(t); break;
     case MFS_UTOF:
-        s->res = (ty_t){t.s == TY_UINT ? TY_FLOAT : TY_DOUBLE, t.n};
+        s->res = (ty_t){t.s == TY_USHORT ? TY_HALF
+                        : t.s == TY_UINT ? TY_FLOAT : TY_DOUBLE, t.n};
         break;
     case MFS_ARGI: case MFS_ARGN: s->arg[1] = in; break;
     case MFS_ILOG: s->res = in; break;
@@ -137,25 +141,29 @@ static void bound_text(const mathfn_info *m, int k, char buf[32])
         snprintf(buf, 32, "<= %g ulp", b);
 }
 
-const char *mathfn_accuracy(enum mathfn f, char buf[80])
+const char *mathfn_accuracy(enum mathfn f, char buf[128])
 {
     const mathfn_info *m = &mathfns[f];
-    char acc[2][32];
-    bound_text(m, 0, acc[0]);
-    bound_text(m, 1, acc[1]);
-    if (strcmp(acc[0], acc[1]) && m->dom == MFD_FLT)
-        snprintf(buf, 80, "float %s, double %s", acc[0], acc[1]);
+    char acc[3][32];
+    for (int k = 0; k < 3; k++)
+        bound_text(m, k, acc[k]);
+    if (m->dom != MFD_FLT ||
+        (!strcmp(acc[0], acc[1]) && !strcmp(acc[0], acc[2])))
+        snprintf(buf, 128, "%s", acc[0]);
+    else if (!strcmp(acc[0], acc[1]))
+        snprintf(buf, 128, "float, double %s; half %s", acc[0], acc[2]);
     else
-        snprintf(buf, 80, "%s", acc[0]);
+        snprintf(buf, 128, "float %s, double %s, half %s", acc[0], acc[1],
+                 acc[2]);
     return buf;
 }
 
 void mathfn_write_md(FILE *out)
 {
     static const char *const dom[] = {
-        "float, double", "float", "integers", "int, uint", "char ... uint",
-        "signed integers", "uint, ulong", "integers, float, double",
-        "every type"};
+        "half, float, double", "float", "integers", "int, uint",
+        "char ... uint", "signed integers", "ushort, uint, ulong",
+        "every type", "every type"};
     static const char *const shape[] = {
         "", "; gives 1/0 (scalar), -1/0 (vector)", "; gives the unsigned type",
         "; gives the float type of its size", "; second operand int(n)",
@@ -167,7 +175,7 @@ void mathfn_write_md(FILE *out)
           "|---|---|---|---|\n", out);
     for (int f = 0; f < MF_COUNT; f++) {
         const mathfn_info *m = &mathfns[f];
-        char acc[80];
+        char acc[128];
         fprintf(out, "| `%s` | %d, %s%s | %s", m->name, m->nargs,
                 dom[m->dom], shape[m->shape],
                 mathfn_accuracy((enum mathfn)f, acc));

@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "stdlib/geom.h"
+#include "stdlib/half.h"
 #include "stdlib/libm.h"
 
 /* ---- the float functions: clvm's own library (stdlib/libm.h), never the
  * host's libm. F32 is true in a float loop: the float function on the
- * operands (exact as floats), its result exact in double. ---- */
+ * operands (exact as floats), its result exact in double. A half loop
+ * (F16) runs the double function on its exact operands, and the result is
+ * rounded once to half when it is stored. ---- */
 #define CL1(n, a) (F32 ? (double)clvm_##n##f((float)(a)) : clvm_##n(a))
 #define CL2(n, a, b)                                                        \
     (F32 ? (double)clvm_##n##f((float)(a), (float)(b)) : clvm_##n(a, b))
@@ -62,7 +65,7 @@
 #define cl_fdim(a, b) CL2(fdim, a, b)
 #define cl_maxmag(a, b) CL2(maxmag, a, b)
 #define cl_minmag(a, b) CL2(minmag, a, b)
-#define cl_nextafter(a, b) CL2(nextafter, a, b)
+#define cl_nextafter(a, b) (F16 ? mf_nextafter_h(a, b) : CL2(nextafter, a, b))
 #define cl_copysign(a, b) CL2(copysign, a, b)
 
 static bool mf_isinf(double x) { return x - x != x - x && x == x; }
@@ -74,10 +77,18 @@ static bool mf_signbit(double x)
     return b >> 63;
 }
 /* normal: finite, and at least the type's smallest normal in magnitude */
-static bool mf_isnormal(double x, bool f32)
+static bool mf_isnormal(double x, bool f16, bool f32)
 {
     double a = x < 0 ? -x : x;
-    return mf_isfinite(x) && a >= (f32 ? 0x1p-126 : 0x1p-1022);
+    return mf_isfinite(x) &&
+           a >= (f16 ? 0x1p-14 : f32 ? 0x1p-126 : 0x1p-1022);
+}
+
+/* nextafter at half: the next half, not the next double (x, y halves) */
+static double mf_nextafter_h(double x, double y)
+{
+    return half_to_double(half_nextafter(half_from_double(x, RND_RTE),
+                                         half_from_double(y, RND_RTE)));
 }
 
 /* ---- helpers the table's expressions call ---- */
@@ -244,9 +255,12 @@ static uint64_t mf_upsample(uint64_t x, uint64_t y, unsigned w)
     return (x & mask_of(w)) << w | (y & mask_of(w));
 }
 
-/* nan(code) as the bits of the float type of w bits. */
+/* nan(code) as the bits of the float type of w bits (half: the quiet
+ * bit and the code's low 9 bits, as nanf keeps 22). */
 static uint64_t mf_nan(uint64_t x, unsigned w)
 {
+    if (w == 16)
+        return 0x7e00u | (x & 0x1ffu);
     if (w == 32) {
         float f = clvm_nanf((uint32_t)x);
         uint32_t b;
@@ -317,11 +331,23 @@ typedef struct {
 #define RES_MASK(T, U, v) st_##U(io->d, i, (v) ? (U)io->tv : 0)
 #define LOOP_FLT(T, U, res, impl)                                           \
     for (size_t i = 0; i < io->n; i++) {                                    \
-        const bool F32 = sizeof(T) == 4;                                    \
+        const bool F32 = sizeof(T) == 4, F16 = false;                       \
         double x, y, z;                                                     \
-        (void)F32;                                                          \
+        (void)F32, (void)F16;                                               \
         OPS(T, double, i)                                                   \
         RES_##res(T, U, impl);                                              \
+    }
+/* half: operands widened exactly, the double result rounded once */
+#define RES_SAME_H(v) st_uint16_t(io->d, i, half_from_double(v, RND_RTE))
+#define RES_MASK_H(v) RES_MASK(uint16_t, uint16_t, v)
+#define HLD(p, i) half_to_double(ld_uint16_t(p, i))
+#define LOOP_HALF(res, impl)                                                \
+    for (size_t i = 0; i < io->n; i++) {                                    \
+        const bool F32 = false, F16 = true;                                 \
+        double x = HLD(io->a, i), y = nargs > 1 ? HLD(io->b, i) : 0;        \
+        double z = nargs > 2 ? HLD(io->c, i) : 0;                           \
+        (void)F32, (void)F16, (void)y, (void)z;                             \
+        RES_##res##_H(impl);                                                \
     }
 #define LOOP_INT(U, SGN, impl)                                              \
     for (size_t i = 0; i < io->n; i++) {                                    \
@@ -338,6 +364,8 @@ typedef struct {
         LOOP_FLT(float, uint32_t, res, impl)                                \
     } else if (t == TY_DOUBLE) {                                            \
         LOOP_FLT(double, uint64_t, res, impl)                               \
+    } else if (t == TY_HALF) {                                              \
+        LOOP_HALF(res, impl)                                                \
     }
 #define BODY_F32 BODY_FLT
 #define BODY_INT(res, impl)                                                 \
@@ -376,15 +404,20 @@ typedef struct {
 
 /* ---- one work-item's whole values (form SHAPED) ---- */
 
-/* An element of a FLT operand as a double, and back (rounded once). */
-static double ldf(const void *p, size_t k, bool f32)
+/* An element of a FLT operand (of type t) as a double, and back (rounded
+ * once). */
+static double ldf(const void *p, size_t k, enum ty_scalar t)
 {
-    return f32 ? (double)ld_float(p, k) : ld_double(p, k);
+    return t == TY_FLOAT ? (double)ld_float(p, k)
+           : t == TY_HALF ? half_to_double(ld_uint16_t(p, k))
+                          : ld_double(p, k);
 }
-static void stf(void *p, size_t k, bool f32, double v)
+static void stf(void *p, size_t k, enum ty_scalar t, double v)
 {
-    if (f32)
+    if (t == TY_FLOAT)
         st_float(p, k, (float)v);
+    else if (t == TY_HALF)
+        st_uint16_t(p, k, half_from_double(v, RND_RTE));
     else
         st_double(p, k, v);
 }
@@ -398,8 +431,14 @@ static double mf_modf(double x, double *ip, bool f32)
     *ip = i;
     return r;
 }
-static double mf_fract(double x, double *ip, bool f32)
+/* fract's cap is the largest value below 1 of the type: half's 0x1.ffcp-1
+ * (x - floor(x) of the smallest negative denormal would round to 1). */
+static double mf_fract(double x, double *ip, bool f16, bool f32)
 {
+    if (f16) {
+        double r = clvm_fract(x, ip);
+        return r < 0x1.ffcp-1 ? r : r == r ? 0x1.ffcp-1 : r;
+    }
     if (!f32)
         return clvm_fract(x, ip);
     float i, r = clvm_fractf((float)x, &i);
@@ -440,6 +479,7 @@ static double mf_lgamma_r(double x, int *sign, bool f32)
 typedef struct {
     mf_sig s;
     unsigned n, m;     /* t.n; SHUF's mask components */
+    enum ty_scalar ft; /* t.s */
     bool F32, second;
     void *d;
     const void *a, *b, *c;
@@ -448,23 +488,24 @@ typedef struct {
 #define ONE_HEAD(E)                                                         \
     static void one_##E(const mf_one *o)                                    \
     {                                                                       \
-        const bool F32 = o->F32;                                            \
+        const bool F32 = o->F32, F16 = o->ft == TY_HALF;                    \
+        const enum ty_scalar FT = o->ft;                                    \
         const unsigned n = o->n;                                            \
-        (void)F32, (void)n;
+        (void)F32, (void)F16, (void)FT, (void)n;
 /* ldexp, pown, rootn: x of T, y an int */
 #define ONE_ARGI(E, args, dom, impl)                                        \
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
-            double x = ldf(o->a, k, F32);                                   \
+            double x = ldf(o->a, k, FT);                                   \
             int y = ld_int32_t(o->b, k);                                    \
-            stf(o->d, k, F32, impl);                                        \
+            stf(o->d, k, FT, impl);                                        \
         }                                                                   \
     }
 #define ONE_ARGN ONE_ARGI
 #define ONE_ILOG(E, args, dom, impl)                                        \
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
-            double x = ldf(o->a, k, F32);                                   \
+            double x = ldf(o->a, k, FT);                                   \
             st_int32_t(o->d, k, impl);                                      \
         }                                                                   \
     }
@@ -472,24 +513,24 @@ typedef struct {
 #define ONE_PTR(E, args, dom, impl)                                         \
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
-            double x = ldf(o->a, k, F32), o2 = 0;                           \
-            double y = args > 1 ? ldf(o->b, k, F32) : 0, r = impl;          \
+            double x = ldf(o->a, k, FT), o2 = 0;                           \
+            double y = args > 1 ? ldf(o->b, k, FT) : 0, r = impl;          \
             (void)y;                                                        \
-            stf(o->d, k, F32, o->second ? o2 : r);                          \
+            stf(o->d, k, FT, o->second ? o2 : r);                          \
         }                                                                   \
     }
 #define ONE_PTRI(E, args, dom, impl)                                        \
     ONE_HEAD(E)                                                             \
         for (unsigned k = 0; k < n; k++) {                                  \
-            double x = ldf(o->a, k, F32);                                   \
-            double y = args > 1 ? ldf(o->b, k, F32) : 0;                    \
+            double x = ldf(o->a, k, FT);                                   \
+            double y = args > 1 ? ldf(o->b, k, FT) : 0;                    \
             int i2 = 0;                                                     \
             double r = impl;                                                \
             (void)y;                                                        \
             if (o->second)                                                  \
                 st_int32_t(o->d, k, i2);                                    \
             else                                                            \
-                stf(o->d, k, F32, r);                                       \
+                stf(o->d, k, FT, r);                                       \
         }                                                                   \
     }
 #define ONE_WIDE(E, args, dom, impl)                                        \
@@ -515,7 +556,7 @@ typedef struct {
     ONE_HEAD(E)                                                             \
         ONE_GATHER(dom)                                                     \
         if (MFD_##dom == MFD_FLT || MFD_##dom == MFD_F32)                       \
-            stf(o->d, 0, F32, (double)(impl));                              \
+            stf(o->d, 0, FT, (double)(impl));                              \
         else                                                                \
             st_int32_t(o->d, 0, (int32_t)(impl));                           \
     }
@@ -524,7 +565,7 @@ typedef struct {
         ONE_GATHER(dom)                                                     \
         (void)(impl);                                                       \
         for (unsigned k = 0; k < n; k++)                                    \
-            stf(o->d, k, F32, vr[k]);                                        \
+            stf(o->d, k, FT, vr[k]);                                        \
     }
 #define ONE_SHUF(E, args, dom, impl)                                        \
     ONE_HEAD(E)                                                             \
@@ -549,8 +590,8 @@ static void gather(const mf_one *o, double *va, double *vb, double *vc,
             continue;
         for (unsigned k = 0; k < t.n; k++) {
             bd[i][k] = ty_get_bits((const char *)src[i] + k * es, es);
-            if (t.s == TY_FLOAT || t.s == TY_DOUBLE)
-                fd[i][k] = ldf(src[i], k, t.s == TY_FLOAT);
+            if (ty_is_float((enum ty_scalar)t.s))
+                fd[i][k] = ldf(src[i], k, (enum ty_scalar)t.s);
         }
     }
 }
@@ -569,7 +610,8 @@ static void gather(const mf_one *o, double *va, double *vb, double *vc,
 #define GEN_RED ONE_RED
 #define GEN_VEC ONE_VEC
 #define GEN_SHUF ONE_SHUF
-#define MF_GEN(P, E, name, args, dom, shape, unit, bf, bd, oc, doc, impl)   \
+#define MF_GEN(P, E, name, args, dom, shape, unit, bf, bd, bh, oc, doc,    \
+               impl)                                                        \
     GEN_##shape(E, args, dom, impl)
 MATHFNS(MF_GEN, _)
 #undef MF_GEN
@@ -614,7 +656,8 @@ void mathfn_one_sig(enum mathfn f, const mf_sig *s, ty_t t, unsigned m,
                     bool second, void *d, const void *a, const void *b,
                     const void *c)
 {
-    mf_one o = {.s = *s, .n = t.n, .m = m, .F32 = t.s == TY_FLOAT,
+    mf_one o = {.s = *s, .n = t.n, .m = m, .ft = (enum ty_scalar)t.s,
+                .F32 = t.s == TY_FLOAT,
                 .second = second, .d = d, .a = a, .b = b, .c = c};
     if (mathfn_form(f) != MF_FORM_SHAPED) {
         mathfn_run(f, (enum ty_scalar)t.s, d, a, b, c, t.n, t.n > 1);

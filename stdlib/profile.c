@@ -298,3 +298,17 @@ const char *prof_precision(enum prof_id p)
 {
     return (unsigned)p < PROF_COUNT ? precision[p] : "";
 }
+
+static const char *const half_arith[PROF_COUNT] = {
+    [PROF_CLVM] = "cl_khr_fp16: each operation rounded once to half "
+                  "(docs/semantics.md)",
+    [PROF_STRICT] = "as clvm (half results are the spec's: no trap)",
+    [PROF_NVIDIA] = "no cl_khr_fp16 in NVIDIA's OpenCL (driver 580.159.04): "
+                    "clvm's half arithmetic",
+    [PROF_POCL] = "no cl_khr_fp16 in PoCL 3.1 (nor 5.0): clvm's half "
+                  "arithmetic"};
+
+const char *prof_half(enum prof_id p)
+{
+    return (unsigned)p < PROF_COUNT ? half_arith[p] : "";
+}

@@ -79,6 +79,12 @@ unsigned prof_differs(enum prof_id p);
  * defined precision (native_*, half_*, mad), for compare and the docs. */
 const char *prof_precision(enum prof_id p);
 
+/* One line: half arithmetic (cl_khr_fp16) under profile p. No peer device
+ * offers cl_khr_fp16 through OpenCL (PoCL 3.1 and 5.0, NVIDIA's H100
+ * driver 580.159.04: checked), so every profile computes half as clvm
+ * does, each operation rounded once, and says that the device has none. */
+const char *prof_half(enum prof_id p);
+
 /* One line: what profile p gives in case id (for notes, compare, docs). */
 const char *prof_what(enum prof_id p, enum note_id id);
 

@@ -37,8 +37,12 @@ suite host sh tests/ocl/host.sh "$build"
 suite "spirv roundtrip" sh tests/spirv/roundtrip.sh "$build"
 suite "pocl contract" /usr/bin/python3 tests/pocl/contract.py "$build"
 suite "spirv cache" sh tests/spirv/cache.sh "$build"
+suite "sync pocl" /usr/bin/python3 tests/spirv/sync_pocl.py
 suite "repl tour" sh tests/repl/tour.sh "$build"
 suite "repl tmux" sh tests/repl/tmux.sh "$build"
+suite "cl vs pocl" /usr/bin/python3 tests/pocl/clkernels.py "$build"
+suite oclgrind /usr/bin/python3 tests/oclgrind/run.py "$build"
+suite "oclgrind selftest" /usr/bin/python3 tests/oclgrind/selftest.py "$build"
 if [ -n "$switch" ]; then
     for t in "$switch"/tests/test_vm*; do
         [ -x "$t" ] && suite "switch $t" "$t"

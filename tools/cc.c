@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asm/asm.h"
 #include "asm/spirv/spirv.h"
 #include "tools/cccache.h"
 #include "tools/file.h"
@@ -285,9 +286,30 @@ int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
     return rc;
 }
 
+/* Does the (little-endian, as llvm-spirv writes it) module spv declare a
+ * kernel? True too when it cannot tell: the translator then says what is
+ * wrong. */
+static bool has_kernel(const uint8_t *spv, size_t len)
+{
+    if (len < 20 || spv[0] != 0x03 || spv[3] != 0x07)
+        return true;
+    for (size_t at = 20; at + 4 <= len;) {
+        uint32_t w = (uint32_t)spv[at] | (uint32_t)spv[at + 1] << 8 |
+                     (uint32_t)spv[at + 2] << 16 | (uint32_t)spv[at + 3] << 24;
+        if ((w & 0xffff) == 15 || !(w >> 16))   /* OpEntryPoint */
+            return true;
+        at += 4 * (size_t)(w >> 16);
+    }
+    return false;
+}
+
 int cc_translate(const uint8_t *spv, size_t len, const char *name,
                  bc_module *m, FILE *diag, char *why, size_t wlen)
 {
+    /* an OpenCL C program of helper functions only builds, to a module
+     * of no kernels (the translator refuses such a module) */
+    if (!has_kernel(spv, len) && !asm_assemble("", 0, name, m, diag))
+        return 0;
     int ne = spv_translate(spv, len, name, m, diag);
     if (ne)
         return FAIL("%s: %d error%s translating its SPIR-V", name, ne,

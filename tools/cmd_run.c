@@ -80,6 +80,11 @@ static void usage(FILE *f)
 "  --profile NAME         clvm (default), strict, nvidia or pocl: give the\n"
 "                         implementation-defined results that device gives\n"
 "                         (strict: trap on them; docs/semantics.md)\n"
+"  --check races          trap on a data race: two accesses to one byte\n"
+"                         of global or local memory by work-items of one\n"
+"                         barrier interval or of different groups, one a\n"
+"                         write, not both atomic (also under --profile\n"
+"                         strict; the groups run on one thread)\n"
 "  --warn-impl            after the run, one warning per instruction and\n"
 "                         implementation-defined case it hit, with counts\n"
 "  --native LIB.so        the kernels may call the functions LIB.so defines\n"
@@ -146,7 +151,7 @@ typedef struct {
     X(OFFSET, "--offset") X(ARG, "--arg") X(OUT, "--out")               \
     X(PRINT, "--print") X(THREADS, "--threads") X(WARP, "--warp")       \
     X(MAX_STEPS, "--max-steps") X(NATIVE, "--native")                   \
-    X(PROFILE, "--profile")
+    X(PROFILE, "--profile") X(CHECK, "--check")
 enum {
 #define X(E, s) OPT_##E,
     RUN_OPTIONS(X)
@@ -223,6 +228,11 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case OPT_THREADS: case OPT_WARP: case OPT_MAX_STEPS:
             rc = count_opt(k, v, &o->nd);
+            break;
+        case OPT_CHECK:
+            if (strcmp(v, "races"))
+                return err("--check %s: no such check (races)", v);
+            o->nd.races = true;
             break;
         case OPT_PROFILE: {
             int p = prof_parse(v);
@@ -536,6 +546,7 @@ static int run(int argc, char **argv, run_state *s)
     switch (kind) {
     case VM_OK: case VM_TRAP_BOUNDS: case VM_TRAP_ALIGN:
     case VM_TRAP_BARRIER: case VM_TRAP_STEPS: case VM_TRAP_IMPL:
+    case VM_TRAP_ASYNC: case VM_TRAP_RACE:
         break;
     default:    /* the run never started: an input error */
         return err("%s", trap.msg + (strncmp(trap.msg, "trap: ", 6) ? 0 : 6));

@@ -438,7 +438,7 @@ static bool impl_precision(const char *expr)
         int f = mathfn_find(p, n);
         if ((hn && f >= 0) || (n == 3 && !strncmp(p, "mad", 3) &&
                                (p == expr || !isalnum((unsigned char)p[-1])))) {
-            char acc[80];
+            char acc[128];
             printf("why: %.*s's precision is implementation-defined (%s)\n",
                    (int)n, p, n == 3 ? "OpenCL: mad may round once or twice, "
                    "or worse" : *p == 'h' ? "OpenCL: within 8192 ulp"
@@ -454,6 +454,16 @@ static bool impl_precision(const char *expr)
         p += n;
     }
     return any;
+}
+
+/* Does the expression name the type half (half, half4, ...; not half_)? */
+static bool names_half(const char *p)
+{
+    for (const char *q = p; (q = strstr(q, "half")) != NULL; q += 4)
+        if ((q == p || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) &&
+            q[4] != '_')
+            return true;
+    return false;
 }
 
 int rc_compare(repl *r, char *args)
@@ -510,6 +520,13 @@ int rc_compare(repl *r, char *args)
                    prof_what((enum prof_id)p, (enum note_id)id));
     }
     bool imprecise = impl_precision(args);
+    if (t.s == TY_HALF || names_half(args)) {
+        printf("half: no peer device has cl_khr_fp16 in OpenCL, so every "
+               "profile gives clvm's half arithmetic\n");
+        for (int p = 0; p < PROF_COUNT; p++)
+            printf("  %-7s %s\n", prof_name((enum prof_id)p),
+                   prof_half((enum prof_id)p));
+    }
     if (!all && !imprecise)
         printf("no implementation-defined or undefined case: every profile "
                "gives the spec's result\n");

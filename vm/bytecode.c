@@ -12,9 +12,7 @@ const bc_baseinfo bc_bases[BCB_COUNT] = {
 
 const bc_opinfo bc_ops[BC_NOPS] = {
 #define XV(NAME, SUF, TY) [BC_##NAME##SUF] = {#NAME #SUF, BCB_##NAME, TY},
-#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
-#include "vm/opcodes.def"
-#undef OP
+#include "vm/opvariants.inc"
 #undef XV
 };
 

@@ -32,9 +32,7 @@ enum bc_base {
 /* ... and opcodes: one per operation and element type of its class. */
 enum bc_op {
 #define XV(NAME, SUF, TY) BC_##NAME##SUF,
-#define OP(NAME, CLASS, OPS, TYPES, PRINT, SYN) CLASS(XV, NAME)
-#include "vm/opcodes.def"
-#undef OP
+#include "vm/opvariants.inc"
 #undef XV
     BC_NOPS
 };

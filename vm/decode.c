@@ -405,6 +405,12 @@ static void decode_cvt(vm_ins *I, uint32_t t)
                                                      : VM_CVT_CALL;
 }
 
+/* The element size of register x. */
+static size_t reg_size(const bc_kernel *k, uint32_t x)
+{
+    return ty_scalar_size((enum ty_scalar)k->regs[x].type.s);
+}
+
 /* Everything the handler of the instruction at code needs, resolved. */
 static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
                        const uint8_t *written)
@@ -462,6 +468,23 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST:
     case BCB_FTEST2: case BCB_MATHS:
         I->imm = o.i;
+        break;
+    case BCB_ATOM:   /* a the pointer, b and c the values */
+        I->a = p->regoff[o.p];
+        I->b = p->regoff[o.a];
+        I->c = p->regoff[o.b];
+        I->imm = o.i;
+        I->len = I->align = (uint32_t)es;
+        break;
+    case BCB_ACOPY: case BCB_ACOPYS:   /* the layout vm/async.c reads */
+        I->rows = (uint32_t)reg_size(k, o.c);
+        I->j = base == BCB_ACOPYS ? p->regoff[o.o] : UINT32_MAX;
+        I->align = base == BCB_ACOPYS ? (uint32_t)reg_size(k, o.o) : 0;
+        I->imm = p->regoff[o.p];
+        I->len = (uint32_t)ty_sizeof(k->regs[o.a].type);
+        break;
+    case BCB_WAITEV:
+        I->rows = (uint32_t)reg_size(k, o.a);
         break;
     case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: {
         /* the verifier checked the registers against the signature or

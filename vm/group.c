@@ -59,6 +59,10 @@ static bool warp_init(vm_warp *w, vm_group *g)
             wb->data = w->priv + bi->off, wb->lstride = P->private_bytes;
         else
             wb->data = P->args[bi->param].data;
+        if (bi->space == BC_LOCAL && g->lshadow)
+            wb->shadow = g->lshadow + bi->off;
+        else if (bi->space == BC_GLOBAL && P->shadow)
+            wb->shadow = P->shadow[b];
     }
     return true;
 }
@@ -71,6 +75,9 @@ vm_group *vm_group_new(const vm_prog *p)
     g->P = p;
     g->nctx = p->barrier && p->r.nwarps > 1 ? p->r.nwarps : 1;
     g->local = zalloc64(p->local_bytes);
+    bool lsh = p->r.races && p->local_bytes;
+    if (lsh)
+        g->lshadow = calloc(p->local_bytes, sizeof *g->lshadow);
     g->w = calloc(g->nctx, sizeof *g->w);
     if (p->printf)
         g->pout = calloc(p->r.group_size, sizeof *g->pout);
@@ -81,6 +88,7 @@ vm_group *vm_group_new(const vm_prog *p)
         g->touched = calloc(slots, sizeof *g->touched);
     }
     bool ok = g->local && g->w && (g->pout || !p->printf) &&
+              (g->lshadow || !lsh) &&
               (!p->r.warn_impl || (g->ncount && g->nfirst && g->touched));
     for (uint32_t i = 0; ok && i < g->nctx; i++)
         ok = warp_init(&g->w[i], g);
@@ -105,6 +113,9 @@ void vm_group_free(vm_group *g)
     free(g->ncount);
     free(g->nfirst);
     free(g->touched);
+    free(g->copy);
+    free(g->copybits);
+    free(g->lshadow);
     free(g);
 }
 
@@ -134,6 +145,10 @@ void vm_group_start(vm_group *g, uint64_t linear)
     for (uint32_t i = 0; i < g->ntouched; i++)
         g->ncount[g->touched[i]] = 0;
     g->ntouched = 0;
+    g->ncopy = 0;
+    if (g->lshadow)
+        memset(g->lshadow, 0, g->P->local_bytes * sizeof *g->lshadow);
+    g->words = (g->P->r.group_size + 63) / 64;
 }
 
 void vm_warp_start(vm_warp *w, uint32_t index)
@@ -149,6 +164,7 @@ void vm_warp_start(vm_warp *w, uint32_t index)
     w->sp = 0;
     w->steps = 0;
     w->barriers = 0;
+    w->copies = 0;
     w->lm_for = 0;
     memcpy(w->R, P->tmpl, P->fresh ? P->writtensize : P->resetsize);
     if (P->private_bytes)

@@ -82,7 +82,8 @@ static unsigned CTZ(uint64_t x)
     X(_I32, int32_t,  uint32_t, uint32_t, uint32_t)               \
     X(_I64, int64_t,  uint64_t, uint64_t, uint64_t)               \
     X(_F32, float,    uint32_t, float,    float)                  \
-    X(_F64, double,   uint64_t, double,   double)
+    X(_F64, double,   uint64_t, double,   double)                 \
+    X(_F16, uint16_t, uint16_t, float,    uint16_t)
 
 #define X(S, T, U, A, O)              \
     typedef T MAY_ALIAS t##S;         \
@@ -112,6 +113,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define KIND_I64 S
 #define KIND_F32 F
 #define KIND_F64 F
+#define KIND_F16 H
 #define CAT(a, b) CAT_(a, b)
 #define CAT_(a, b) a##b
 #define BYKIND(m, S) CAT(m, KIND##S)
@@ -119,6 +121,17 @@ typedef uint64_t MAY_ALIAS ua64;
 /* fma: clvm's own, correctly rounded (never the host's libm) */
 #define FMA_F32 clvm_fmaf
 #define FMA_F64 clvm_fma
+#define FMA_F16 half_fma
+
+/* Half (kind H) is held as its bits: its arithmetic is stdlib/half.h's
+ * (each operation rounded once, checked over every pair of operands by
+ * tests/exhaustive_half.c), and WID(S, x) is an element's value for a
+ * comparison (exact), the identity for the other kinds. */
+#define WID_U(x) (x)
+#define WID_S(x) (x)
+#define WID_F(x) (x)
+#define WID_H(x) half_to_float(x)
+#define WID(S, x) BYKIND(WID_, S)(x)
 
 /* ------------------------------------------------------------------ */
 /* Handler bodies                                                      */
@@ -251,21 +264,43 @@ typedef uint64_t MAY_ALIAS ua64;
     }
 
 /* Arithmetic: integers wrap through the unsigned arithmetic type. */
-#define H_ADD(S) EW2(o##S, t##S, (a##S)x + (a##S)y)
-#define H_SUB(S) EW2(o##S, t##S, (a##S)x - (a##S)y)
-#define H_MUL(S) EW2(o##S, t##S, (a##S)x * (a##S)y)
-#define H_NEG(S) EW1(o##S, t##S, -(a##S)x)
+#define H_ADD(S) BYKIND(H_ADD_, S)(S)
+#define H_SUB(S) BYKIND(H_SUB_, S)(S)
+#define H_MUL(S) BYKIND(H_MUL_, S)(S)
+#define H_ADD_U(S) EW2(o##S, t##S, (a##S)x + (a##S)y)
+#define H_SUB_U(S) EW2(o##S, t##S, (a##S)x - (a##S)y)
+#define H_MUL_U(S) EW2(o##S, t##S, (a##S)x * (a##S)y)
+#define H_ADD_S H_ADD_U
+#define H_SUB_S H_SUB_U
+#define H_MUL_S H_MUL_U
+#define H_ADD_F H_ADD_U
+#define H_SUB_F H_SUB_U
+#define H_MUL_F H_MUL_U
+#define H_ADD_H(S) EW2(o##S, t##S, half_add(x, y))
+#define H_SUB_H(S) EW2(o##S, t##S, half_sub(x, y))
+#define H_MUL_H(S) EW2(o##S, t##S, half_mul(x, y))
+/* Negation flips the sign bit (a NaN stays as it is, signalling or not). */
+#define H_NEG(S) BYKIND(H_NEG_, S)(S)
+#define H_NEG_U(S) EW1(o##S, t##S, -(a##S)x)
+#define H_NEG_S H_NEG_U
+#define H_NEG_F H_NEG_U
+#define H_NEG_H(S) EW1(u##S, u##S, x ^ 0x8000u)
 #define H_DIV(S) BYKIND(H_DIV_, S)(S)
 #define H_DIV_U(S) EW2(o##S, t##S, y == 0 ? 0 : x / y)
 #define H_DIV_S(S)                                                          \
     EW2(o##S, t##S,                                                         \
         y == 0 ? (o##S)0 : y == -1 ? (o##S)(0u - (a##S)x) : (o##S)(x / y))
 #define H_DIV_F(S) EW2(o##S, t##S, x / y)
+#define H_DIV_H(S) EW2(o##S, t##S, half_div(x, y))
 #define H_REM(S) BYKIND(H_REM_, S)(S)
 #define H_REM_U(S) EW2(o##S, t##S, y == 0 ? x : x % y)
 #define H_REM_S(S)                                                          \
     EW2(o##S, t##S, y == 0 ? (o##S)x : y == -1 ? (o##S)0 : (o##S)(x % y))
-#define H_MAD(S) EW3(o##S, t##S, t##S, x * y + z)
+#define H_MAD(S) BYKIND(H_MAD_, S)(S)
+#define H_MAD_U(S) EW3(o##S, t##S, t##S, x * y + z)
+#define H_MAD_S H_MAD_U
+#define H_MAD_F H_MAD_U
+#define H_MAD_H(S) EW3(o##S, t##S, t##S, half_mad(x, y, z))
 #define H_FMA(S) EW3(o##S, t##S, t##S, FMA##S(x, y, z))
 /* Contractible multiply-adds: clvm rounds twice; a profile that fuses
  * them runs them through XOP_NOTE (decode.c, stdlib/profile.h). */
@@ -279,6 +314,11 @@ typedef uint64_t MAY_ALIAS ua64;
 #define MAX_S MAX_U
 #define MIN_F(x, y) ((x) <= (y) || (y) != (y) ? (x) : (y))
 #define MAX_F(x, y) ((x) >= (y) || (y) != (y) ? (x) : (y))
+/* half: compared as floats, as MIN_F does, the chosen operand's bits kept */
+#define MIN_H(x, y) \
+    (WID_H(x) <= WID_H(y) || WID_H(y) != WID_H(y) ? (x) : (y))
+#define MAX_H(x, y) \
+    (WID_H(x) >= WID_H(y) || WID_H(y) != WID_H(y) ? (x) : (y))
 #define H_MIN(S) EW2(o##S, t##S, BYKIND(MIN_, S)(x, y))
 #define H_MAX(S) EW2(o##S, t##S, BYKIND(MAX_, S)(x, y))
 #define H_CLAMP(S)                                                          \
@@ -286,7 +326,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_ABS(S) BYKIND(H_ABS_, S)(S)
 #define H_ABS_U(S) EW1(u##S, t##S, x)
 #define H_ABS_S(S) EW1(u##S, t##S, x < 0 ? 0u - (a##S)x : (a##S)x)
-#define H_FABS(S) EW1(u##S, u##S, x & (u##S)(~(u##S)0 >> 1))
+#define H_FABS(S) EW1(u##S, u##S, x & (u##S)((u##S)~(u##S)0 >> 1))
 
 /* Math built-ins: stdlib's loop over the elements (into scratch when
  * lanes are masked off, then blended). FTEST's true value is 1 for a
@@ -335,12 +375,12 @@ typedef uint64_t MAY_ALIAS ua64;
         const u##S tv = (u##S)ip->imm;                                      \
         EW2(u##S, t##S, (E) ? tv : 0)                                       \
     }
-#define H_EQ(S) CMP(S, x == y)
-#define H_NE(S) CMP(S, x != y)
-#define H_LT(S) CMP(S, x < y)
-#define H_LE(S) CMP(S, x <= y)
-#define H_GT(S) CMP(S, x > y)
-#define H_GE(S) CMP(S, x >= y)
+#define H_EQ(S) CMP(S, WID(S, x) == WID(S, y))
+#define H_NE(S) CMP(S, WID(S, x) != WID(S, y))
+#define H_LT(S) CMP(S, WID(S, x) < WID(S, y))
+#define H_LE(S) CMP(S, WID(S, x) <= WID(S, y))
+#define H_GT(S) CMP(S, WID(S, x) > WID(S, y))
+#define H_GE(S) CMP(S, WID(S, x) >= WID(S, y))
 #define H_LAND(S) CMP(S, x && y)
 #define H_LOR(S) CMP(S, x || y)
 #define H_LNOT(S)                                                           \
@@ -394,6 +434,10 @@ typedef uint64_t MAY_ALIAS ua64;
     const int mc_ = mem_check(w, ip, exec, R);                              \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
+/* --check races: the access recorded and checked (race.c). */
+#define RACE(K)                                                             \
+    if (UNLIKELY(P->r.races) && vm_race(w, ip, exec, K))                    \
+        goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
@@ -424,6 +468,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define LOAD(S)                                                             \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         u##S *d_ = REG(u##S, ip->d);                                        \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -452,6 +497,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -484,6 +530,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VLDH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         t_F32 *d_ = REG(t_F32, ip->d);                  \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
             uint32_t l = CTZ(m_);                                           \
@@ -497,6 +544,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VSTH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const t##S *s_ = REG(const t##S, ip->d);                            \
         enum rnd rm = (enum rnd)((ip->flags & BC_F_RND) >> BC_F_RND_SHIFT); \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -528,6 +576,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_LDP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_READ)                                                  \
         ua64 *dof = REG(ua64, ip->d);                                       \
         ua32 *db = REG(ua32, ip->d + 8 * W);                                \
         const uint32_t nb_ = w->P->nbufs;                                   \
@@ -541,6 +590,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_STP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
+        RACE(VM_RACE_WRITE)                                                 \
         const ua64 *so = REG(const ua64, ip->d);                            \
         const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -760,14 +810,25 @@ typedef uint64_t MAY_ALIAS ua64;
         vmbreak;                                                            \
     }
 
-/* Host calls and printf: out of line, lane by lane (native.c). */
-#define H_CALL(S)                                                           \
-    if (UNLIKELY(vm_native_call(w, ip, exec)))                              \
+/* Out of line, lane by lane: FN(w, ip, exec), non-zero on a trap. */
+#define OUT_OF_LINE(FN)                                                     \
+    if (UNLIKELY(FN(w, ip, exec)))                                          \
         goto trap;
-#define H_CALLV(S) H_CALL(S)
-#define H_PRINTF(S)                                                         \
-    if (UNLIKELY(vm_native_printf(w, ip, exec)))                            \
-        goto trap;
+/* Atomics (atomic.c), async copies (async.c). Fences order this
+ * thread's accesses against other work-groups' threads; within a group
+ * the warps run one at a time, in order, already. */
+#define H_ATOM(S) OUT_OF_LINE(vm_atomic)
+#define H_ACOPY(S) OUT_OF_LINE(vm_async_copy)
+#define H_ACOPYS(S) OUT_OF_LINE(vm_async_copy)
+#define H_WAITEV(S) OUT_OF_LINE(vm_async_wait)
+#define H_FENCE(S) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#define H_RFENCE(S) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#define H_WFENCE(S) __atomic_thread_fence(__ATOMIC_RELEASE);
+
+/* Host calls and printf (native.c). */
+#define H_CALL(S) OUT_OF_LINE(vm_native_call)
+#define H_CALLV(S) OUT_OF_LINE(vm_native_call)
+#define H_PRINTF(S) OUT_OF_LINE(vm_native_printf)
 
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */

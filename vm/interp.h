@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vm/decode.h"
 #include "vm/warp.h"
@@ -44,6 +45,22 @@ vm_runfn vm_interp_pick(const void *const **tab);
 /* The index loader of a memory op or PADD whose index register has
  * element type s; NULL if s is not an integer. */
 vm_widen vm_widen_for(enum ty_scalar s);
+
+/* A register element of size bytes (1, 2, 4, 8; host order), zero-
+ * extended. */
+static inline uint64_t vm_reg_uint(const uint8_t *p, unsigned size)
+{
+    switch (size) {
+    case 1: return p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* ATOM (atomic.c): the active lanes' read-modify-writes in lane order.
+ * 0, or -1 with w->fault filled (bounds, alignment). */
+int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec);
 
 /* Host calls and printf (native.c): run CALL/CALLV or PRINTF for the
  * active lanes. 0, or -1 with w->fault filled. */

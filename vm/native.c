@@ -362,12 +362,17 @@ static bool out_value(vm_warp *w, vm_pout *o, const pf_spec *s, uint32_t x,
     char cf[PF_CFMT_MAX];
     pf_cformat(s, cf);
     if (s->conv == 'p') {
-        /* the byte offset in its buffer: host addresses stay hidden */
+        /* the byte offset in its buffer, 0x and hex digits whatever the
+         * C library writes for %p: host addresses stay hidden */
         const uint8_t *base = w->R + w->P->regoff[x];
         uint64_t off;
         memcpy(&off, base + 8 * l, 8);
-        void *p = (void *)(uintptr_t)off;
-        return out_conv(o, cf, PA_PTR, &p);
+        char hex[24], *hp = hex;
+        snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)off);
+        pf_spec t = *s;
+        t.conv = 's', t.prec = -1;
+        pf_cformat(&t, cf);
+        return out_conv(o, cf, PA_PTR, &hp);
     }
     enum ty_scalar el = (enum ty_scalar)r->type.s;
     const uint8_t *src = lane_val(w, x, l, k);

@@ -213,6 +213,13 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     vm_prog *P = vm_prog_new(m, k, args, &r, trap);
     if (!P)
         return trap->kind;
+    if (r.races && !vm_race_prog(P)) {
+        vm_race_prog_free(P);
+        vm_prog_free(P);
+        vm_trap_set(trap, VM_TRAP_NOMEM, "the race detector's shadow of "
+                    "the buffers of kernel '%s'", bc_str(m, m->kernels[k].name));
+        return trap->kind;
+    }
 
     run_state s = {.P = P};
     atomic_init(&s.next, 0);
@@ -259,6 +266,7 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         make_warnings(&s, nd->warnings);
     free(s.recs);
     pthread_mutex_destroy(&s.lock);
+    vm_race_prog_free(P);
     vm_prog_free(P);
     return trap->kind;
 }

@@ -76,5 +76,8 @@ enum vm_event vm_sched_run(vm_sched *s, uint64_t budget, vm_trap *t)
         vm_warp_trap(w, st, t);
         return VM_EV_TRAP;
     }
-    return next_warp(s, t);
+    enum vm_event ev = next_warp(s, t);
+    if (ev == VM_EV_GROUP && s->g->ncopy && vm_async_end(s->g, t))
+        return VM_EV_TRAP;
+    return ev;
 }

@@ -199,6 +199,73 @@ static void impl_detail(const vm_prog *P, uint32_t pc, const vm_fault *f,
     }
 }
 
+/* RACE: the access, and the other work-item's. */
+static void race_detail(const vm_warp *w, const vm_fault *f, char *buf,
+                        size_t len)
+{
+    const vm_prog *P = w->P;
+    const uint32_t gs = P->r.group_size;
+    static const char *const what[] = {"read", "write", "atomic", "atomic read"};
+    char a0[24], a1[24], bn[96], oline[48];
+    fmt_addr(a0, sizeof a0, f->addr);
+    fmt_addr(a1, sizeof a1, f->addr + f->len - 1);
+    buf_name(P, f->buf, bn, sizeof bn);
+    uint64_t grp = f->opnd[0] / gs, g[3];
+    vm_group tmp = *w->g;   /* the other's group, for its global id */
+    const vm_range *r = &P->r;
+    tmp.id[0] = grp % r->groups[0];
+    tmp.id[1] = grp / r->groups[0] % r->groups[1];
+    tmp.id[2] = grp / r->groups[0] / r->groups[1];
+    vm_group_gid(&tmp, f->opnd[0] % gs, g);
+    uint32_t ol = bc_line_of(P->k, f->other_pc);
+    if (ol)
+        put(oline, sizeof oline, "line %u", ol);
+    else
+        put(oline, sizeof oline, "pc %u", f->other_pc);
+    put(buf, len, "its %s of bytes %s..%s of %s and the %s of work-item "
+        "(%llu,%llu,%llu) at %s %s", what[f->barwhy % 4], a0, a1, bn,
+        what[f->opnd[1] % 4], (unsigned long long)g[0],
+        (unsigned long long)g[1], (unsigned long long)g[2], oline,
+        grp != w->g->linear ? "are in different work-groups (nothing orders "
+                              "them)" : "are in one barrier interval");
+}
+
+/* ASYNC: which rule of the async copies the work-item broke. */
+static void async_detail(const vm_warp *w, const vm_fault *f, char *buf,
+                         size_t len)
+{
+    uint64_t g[3];
+    vm_group_gid(w->g, f->other, g);
+    char who[80];
+    put(who, sizeof who, "work-item (%llu,%llu,%llu) of its group",
+        (unsigned long long)g[0], (unsigned long long)g[1],
+        (unsigned long long)g[2]);
+    switch (f->barwhy) {
+    case VM_AS_DIVERGE:
+        put(buf, len, "%s did not reach it with this one", who);
+        break;
+    case VM_AS_ARGS:
+        put(buf, len, "it passes other operands than %s", who);
+        break;
+    case VM_AS_MISSING:
+        put(buf, len, "%s never reached it", who);
+        break;
+    case VM_AS_NOWAIT:
+        put(buf, len, "%s did not wait for its event "
+            "(wait_group_events) before the kernel ended", who);
+        break;
+    case VM_AS_EVENT:
+        put(buf, len, "it waits for event %llu, which no async copy it "
+            "reached returned", (unsigned long long)f->opnd[0]);
+        break;
+    default:
+        put(buf, len, "its event operand %llu is not 0 or an event an "
+            "earlier copy of the group returned",
+            (unsigned long long)f->opnd[0]);
+        break;
+    }
+}
+
 void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
 {
     const vm_prog *P = w->P;
@@ -219,8 +286,10 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
 
     char detail[768] = "", where[64], ins[96];
     const char *src = bc_str(P->m, P->m->source);
+    size_t sl = strlen(src);   /* a long path: its last 40 bytes */
     if (t->line)
-        put(where, sizeof where, "%.40s:%u", *src ? src : "?", t->line);
+        put(where, sizeof where, "%s%s:%u", sl > 40 ? "..." : "",
+            *src ? src + (sl > 40 ? sl - 40 : 0) : "?", t->line);
     else
         put(where, sizeof where, "pc %u", t->pc);
     vm_ins_text(P->m, k, t->pc, ins, sizeof ins);
@@ -258,6 +327,10 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
                      "at pc %u", f->other_pc);
         else
             put(detail + n, sizeof detail - n, "did not arrive");
+    } else if (t->kind == VM_TRAP_ASYNC) {
+        async_detail(w, f, detail, sizeof detail);
+    } else if (t->kind == VM_TRAP_RACE) {
+        race_detail(w, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_IMPL) {
         impl_detail(P, t->pc, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_NOMEM) {

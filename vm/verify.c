@@ -17,6 +17,7 @@
 #include "stdlib/convert.h"
 #include "stdlib/mathfn.h"
 #include "vm/printf.h"
+#include "vm/vsync.h"
 
 enum { NOPC = UINT32_MAX };
 
@@ -755,13 +756,12 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
     }
     case BCB_MATHS:
         return check_maths(v, I);
-    case BCB_BARRIER:
-        if (word[0] & ~(uint32_t)(BC_FENCE_LOCAL | BC_FENCE_GLOBAL))
-            return verr(v, "%s: unknown fence flags 0x%x", op,
-                        word[0] & ~(uint32_t)(BC_FENCE_LOCAL |
-                                              BC_FENCE_GLOBAL));
-        f->barrier = true;
-        return 0;
+    case BCB_BARRIER: case BCB_FENCE: case BCB_RFENCE: case BCB_WFENCE:
+    case BCB_ATOM: case BCB_ACOPY: case BCB_ACOPYS: case BCB_WAITEV: {
+        char why[200], *e = vm_sync_rule(oi->base, n, reg, word, why, 200);
+        f->barrier |= oi->base == BCB_BARRIER;
+        return e ? verr(v, "%s: %s", op, e) : 0;
+    }
     default:
         return 0;
     }

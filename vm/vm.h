@@ -35,6 +35,9 @@ typedef struct {
     FILE *out;                /* printf output; NULL: stdout */
     uint8_t profile;          /* enum prof_id (stdlib/profile.h); 0: clvm */
     bool warn_impl;           /* count the implementation-defined cases */
+    bool races;               /* trap on data races (docs/semantics.md);
+                                 also under the strict profile; the groups
+                                 then run on one thread */
     struct vm_warnings *warnings; /* warn_impl: filled by vm_run if set */
 } vm_ndrange;
 
@@ -65,7 +68,9 @@ typedef struct vm_warnings {
     X(ARGS,     "bad kernel arguments")                                 \
     X(NOMEM,    "out of memory")                                        \
     X(CODE,     "invalid bytecode")                                     \
-    X(IMPL,     "implementation-defined result (strict profile)")
+    X(IMPL,     "implementation-defined result (strict profile)")       \
+    X(ASYNC,    "async copy misused")                                   \
+    X(RACE,     "data race")
 
 enum vm_trapkind {
     VM_OK,

@@ -41,6 +41,7 @@ typedef struct {
     struct vm_natives *natives; /* from vm_ndrange */
     FILE *out;
     uint8_t profile;       /* enum prof_id, from vm_ndrange */
+    bool races;            /* vm_ndrange.races or the strict profile */
     bool warn_impl;
 } vm_range;
 
@@ -49,10 +50,22 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *trap);
 
 /* A buffer as a warp sees it; lane l's bytes start at data + l * lstride
  * (private arrays; 0 for buffers the lanes share). */
+/* A byte's last accesses (race.c): the last write and two reads by
+ * different work-items. item: 1 + the work-item's number in the run
+ * (group * group size + local linear id), 0 for none; bar: the barriers
+ * its warp had passed; pc: the instruction's, bit 31 set if atomic. */
+typedef struct {
+    uint32_t item, bar, pc;
+} vm_access;
+typedef struct vm_shadow {
+    vm_access w, r1, r2;
+} vm_shadow;
 typedef struct {
     uint8_t *data;
     uint64_t size;
     uint64_t lstride;
+    vm_shadow *shadow;     /* races: the last accesses of each byte (global
+                              and local buffers; race.c) */
 } vm_buf;
 
 /* Where a buffer comes from. */
@@ -131,6 +144,8 @@ typedef struct {
     bool fresh;            /* reset writtensize bytes instead, so that a
                               debugger shows no value of an earlier warp */
     uint8_t *tmpl;         /* the register file a warp starts with */
+    vm_shadow **shadow;    /* races: per buffer id, global and constant
+                              ones (race.c), else NULL */
     vm_bufinfo *bufs;      /* [0] is the null buffer */
     uint32_t nbufs;
     uint64_t local_bytes;  /* per work-group */
@@ -162,6 +177,27 @@ enum vm_barwhy {
     VM_BAR_ELSEWHERE,      /* `other` waits at the barrier at other_pc */
 };
 
+enum vm_asyncwhy {
+    VM_AS_DIVERGE,         /* `other` is in the warp but not here */
+    VM_AS_ARGS,            /* `other` passes other operands */
+    VM_AS_MISSING,         /* `other` never reached the copy */
+    VM_AS_NOWAIT,          /* `other` did not wait for its event */
+    VM_AS_EVENT,           /* waits for event opnd[0], not its own */
+    VM_AS_EVIN,            /* the event operand opnd[0] is no earlier
+                              event of the group */
+};
+
+/* An async copy of a work-group (async.c): the first warp to reach it
+ * copies; the work-items that reached it and that waited for its event
+ * are bits (by local linear id) in the group's copybits. */
+typedef struct {
+    uint32_t ins;          /* its instruction, index into P->ins */
+    uint32_t first;        /* local linear id of the first to reach it */
+    uint64_t op[7];        /* dst offset, dst buffer, src offset, src
+                              buffer, count, stride, event operand */
+    uint32_t event;        /* the event it returned */
+} vm_copy;
+
 /* What stopped a warp with VM_STOP_TRAP. */
 typedef struct {
     enum vm_trapkind kind;
@@ -170,7 +206,8 @@ typedef struct {
                               there (local linear id) ... */
     uint32_t buf;          /* BOUNDS/ALIGN: buffer id */
     uint64_t addr, len, align;
-    uint8_t barwhy;        /* ... and why (enum vm_barwhy) */
+    uint8_t barwhy;        /* ... and why (enum vm_barwhy; ASYNC: enum
+                              vm_asyncwhy) */
     uint32_t other_pc;
     uint8_t note;          /* IMPL: the case (enum note_id) ... */
     uint32_t comp;         /* ... the component ... */
@@ -197,6 +234,7 @@ struct vm_warp {
     uint32_t base;         /* local linear id of lane 0 */
     uint32_t lanes;        /* lanes that exist */
     uint32_t barriers;     /* barriers passed */
+    uint32_t copies;       /* async copies reached (async.c) */
     uint64_t lm_for;       /* exec mask the lane masks were built for */
     uint64_t *lm64;        /* per lane: all ones if active (for blends) */
     uint32_t *lm32;
@@ -234,6 +272,11 @@ struct vm_group {
      * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
     uint64_t *ncount;
     uint32_t *nfirst, *touched, ntouched;
+    vm_shadow *lshadow;    /* races: the local memory's (race.c) */
+    vm_copy *copy;         /* the group's async copies so far */
+    uint32_t ncopy, capcopy;
+    uint64_t *copybits;    /* per copy: reached, then waited (words each) */
+    uint32_t words;        /* uint64_t words of a work-item bit set */
 };
 
 /* ---- group.c: work-groups and warps ---- */
@@ -266,6 +309,30 @@ uint32_t vm_warp_pc(const vm_warp *w);
  * in g's group. */
 void vm_warp_gid(const vm_warp *w, uint32_t l, uint64_t gid[3]);
 void vm_group_gid(const vm_group *g, uint64_t lin, uint64_t gid[3]);
+
+/* ---- async.c: async copies ---- */
+
+/* ACOPY/ACOPYS and WAITEV for the active lanes: 0, or -1 with w->fault
+ * filled. */
+int vm_async_copy(vm_warp *w, const vm_ins *I, uint64_t exec);
+int vm_async_wait(vm_warp *w, const vm_ins *I, uint64_t exec);
+/* At the end of g's group: every work-item reached each copy and waited
+ * for its event? 0, else -1 with a warp of g trapped (t filled). */
+int vm_async_end(vm_group *g, vm_trap *t);
+
+/* ---- race.c: the data race detector ---- */
+
+/* VM_RACE_ATOMIC_READ: an atomic that writes nothing (a failed cmpxchg) */
+enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ };
+/* Shadow memory of P's global buffers (P->shadow), of g's local memory
+ * (g->lshadow, cleared by vm_race_group); false without memory. */
+bool vm_race_prog(vm_prog *P);
+void vm_race_prog_free(vm_prog *P);
+bool vm_race_group(vm_group *g);
+/* The active lanes' access of instruction I (a memory op: bytes from the
+ * pointer plus index * stride; ATOM: the pointer) of kind VM_RACE_*: 0,
+ * or -1 with w->fault filled (RACE). */
+int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind);
 
 /* ---- interp.c: the dispatch loop ---- */
 

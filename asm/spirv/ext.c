@@ -91,8 +91,7 @@ static void ptr_out(SX *x, enum ty_scalar s, unsigned n, const mf_sig *sig,
 
 /* A math built-in of stdlib/mathfn.h: elementwise (MATHn), a test
  * (FTEST, FTEST2: a mask), or a shaped one (MATHS, its types from
- * mathfn_sig). Those with a pointer output or a mask operand are refused
- * here for now. */
+ * mathfn_sig; a pointer output is stored first, ptr_out). */
 static void math(SX *x, int f, char how)
 {
     const mathfn_info *mi = &mathfns[f];
@@ -108,13 +107,16 @@ static void math(SX *x, int f, char how)
     if (form == MF_FORM_SHAPED) {
         mf_sig sig;
         const char *why = NULL;
-        if (mi->shape == MFS_SHUF ||
-            !mathfn_sig((enum mathfn)f, TY(s, t.n), 0, &sig, &why))
+        /* shuffle's mask, last: its width is the result's */
+        unsigned mw = mi->shape == MFS_SHUF ? sx_r(x, w[mi->nargs])->type.n : 0;
+        if (!mathfn_sig((enum mathfn)f, TY(s, t.n), mw, &sig, &why))
             sx_refuse(x, "OpenCL.std %s through SPIR-V%s%s", mi->name,
                       why ? ": " : " (not yet)", why ? why : "");
+        if (mi->shape == MFS_SHUF)   /* SPIR-V's integers have no sign */
+            w[mi->nargs] = sx_as(x, w[mi->nargs], sig.arg[mi->nargs - 1]);
         for (unsigned i = 1 + mi->nargs; i < 4; i++)
             w[i] = w[1];   /* unused operands repeat the first */
-        w[4] = (uint32_t)f;
+        w[4] = (uint32_t)f | mw << 16;
         if (out)   /* the pointer output first: the result may be x */
             ptr_out(x, s, t.n, &sig, w, 5 + mi->nargs);
         w[0] = sx_def(x, sig.res);
@@ -140,15 +142,15 @@ static void vload(SX *x, const char *name)
     bool half = strstr(name, "half") != NULL;
     ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
     uint32_t w[3] = {0, sx_reg(x, 5), sx_reg(x, 6)};
-    const bc_reg *p = sx_r(x, w[2]);
-    if (p->kind != BC_REG_PTR || p->type.n != 1)
+    const bc_reg p = *sx_r(x, w[2]);   /* a copy: sx_def may move it */
+    if (p.kind != BC_REG_PTR || p.type.n != 1)
         sx_refuse(x, "%s from a pointer to a vector type", name);
     w[0] = sx_def(x, half ? TY(TY_FLOAT, rt.n) : rt);
     if (half)
         sx_emit(x, BCB_VLDH, TY_UINT, rt.n,
                 name[5] == 'a' ? BC_F_ALIGNED : 0, w, 3);
     else
-        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p->type.s),
+        sx_emit(x, BCB_VLOAD, ty_unsigned_of((enum ty_scalar)p.type.s),
                 rt.n, 0, w, 3);
 }
 
@@ -176,64 +178,137 @@ static void vstore(SX *x, const char *name)
     sx_emit(x, BCB_VSTH, (enum ty_scalar)t.s, t.n, fl, w, 3);
 }
 
-/* A printf format: a pointer to the first byte of a program-scope
- * constant char array, OpenCL C's string literal. Its bytes up to the NUL
- * into buf; the length. */
-static size_t format(SX *x, uint32_t ptr, char *buf, size_t cap)
+/* A string literal: a pointer to the first byte of a program-scope
+ * constant char array (printf's format, a %s argument). Its bytes up to
+ * the NUL into buf; the length, or SIZE_MAX (what is wrong in *why) if id
+ * is no such pointer. */
+static size_t string_lit(SX *x, uint32_t ptr, char *buf, size_t cap,
+                         const char **why)
 {
     spv_mod *m = &x->m;
     uint32_t c = m->def[ptr], op = spv_op(m, c);
+    *why = "is not a string literal";
     if (op != SpvOpInBoundsPtrAccessChain && op != SpvOpPtrAccessChain)
-        sx_refuse(x, "printf's format is not a string literal");
+        return SIZE_MAX;
     uint32_t var = spv_id(m, c, 3), vd = m->def[var];
     if (spv_op(m, vd) != SpvOpVariable || spv_wc(m, vd) < 5 ||
         spv_word(m, vd, 3) != SpvStorageClassUniformConstant)
-        sx_refuse(x, "printf's format is not a string literal");
+        return SIZE_MAX;
     for (uint32_t i = 4; i < spv_wc(m, c); i++) {
         const spv_const *k = spv_const_of(m, spv_id(m, c, i));
-        if (!k || k->v[0])
-            sx_refuse(x, "printf's format does not start its string");
+        if (!k || k->v[0]) {
+            *why = "does not start its string";
+            return SIZE_MAX;
+        }
     }
     uint32_t init = spv_id(m, vd, 4), id = m->def[init];
     if (spv_op(m, id) != SpvOpConstantComposite)
-        sx_refuse(x, "printf's format is not a string literal");
+        return SIZE_MAX;
     size_t n = 0;
     for (uint32_t i = 3; i < spv_wc(m, id); i++) {
         const spv_const *k = spv_const_of(m, spv_id(m, id, i));
         if (!k)
-            sx_refuse(x, "printf's format is not a string literal");
+            return SIZE_MAX;
         if (!(k->v[0] & 0xff))
             break;
-        if (n + 1 >= cap)
-            sx_refuse(x, "a printf format longer than %zu bytes", cap - 1);
+        if (n + 1 >= cap) {
+            *why = "is a string longer than clvm's printf takes";
+            return SIZE_MAX;
+        }
         buf[n++] = (char)(k->v[0] & 0xff);
     }
     buf[n] = 0;
     return n;
 }
 
+/* Appends len bytes of s to the format being built (its % doubled if
+ * lit, text a conversion printed). */
+static void append(SX *x, char *out, size_t *n, size_t cap, const char *s,
+                   size_t len, bool text)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (*n + 2 >= cap)
+            sx_refuse(x, "a printf format longer than %zu bytes", cap - 2);
+        if (text && s[i] == '%')
+            out[(*n)++] = '%';
+        out[(*n)++] = s[i];
+    }
+    out[*n] = 0;
+}
+
+/* printf's format with each %s of a string literal formatted into it, as
+ * the IR assembler does; the registers of the other arguments into w and
+ * their kinds into args. Returns the format's length. */
+static size_t splice(SX *x, const char *fmt, size_t len, char *out,
+                     size_t cap, uint32_t *w, pf_arg *args, uint32_t *nargs)
+{
+    uint32_t wc = spv_wc(&x->m, x->at), next = 6, n = 0;
+    size_t pos = 0, tx = 0, olen = 0;
+    pf_spec sp;
+    pf_error e;
+    int r;
+    out[0] = 0;
+    while ((r = pf_next(fmt, len, &pos, &sp, &e)) == 1) {
+        append(x, out, &olen, cap, fmt + tx, sp.start - tx, false);
+        tx = pos;
+        if (!pf_takes_arg(&sp)) {
+            append(x, out, &olen, cap, "%%", 2, false);
+            continue;
+        }
+        if (next >= wc)
+            sx_refuse(x, "printf format \"%s\": '%.*s' has no argument", fmt,
+                      (int)sp.len, fmt + sp.start);
+        char str[1024], cf[PF_CFMT_MAX];
+        const char *why;
+        uint32_t id = spv_id(&x->m, x->at, next++);
+        if (x->fr->v[id].kind == VK_NONE &&
+            string_lit(x, id, str, sizeof str, &why) != SIZE_MAX) {
+            char msg[160];
+            if (pf_check_arg(&sp, fmt, (pf_arg){PF_ARG_STRING, {0, 1}}, msg,
+                             sizeof msg))
+                sx_refuse(x, "printf format \"%s\": %s", fmt, msg);
+            pf_cformat(&sp, cf);
+            char txt[2048];
+            int k = snprintf(txt, sizeof txt, cf, str);
+            append(x, out, &olen, cap, txt, k < 0 ? 0 : (size_t)k, true);
+            continue;
+        }
+        w[1 + n] = sx_val_reg(x, &x->fr->v[id], id);
+        const bc_reg *rg = sx_r(x, w[1 + n]);
+        args[n++] = (pf_arg){rg->kind == BC_REG_PTR ? PF_ARG_POINTER
+                                                    : PF_ARG_VALUE, rg->type};
+        append(x, out, &olen, cap, fmt + sp.start, sp.len, false);
+    }
+    if (r < 0)
+        sx_refuse(x, "printf format \"%s\": %s", fmt, e.msg);
+    if (next < wc)
+        sx_refuse(x, "printf format \"%s\": argument %u is not used", fmt,
+                  next - 5);
+    append(x, out, &olen, cap, fmt + tx, len - tx, false);
+    *nargs = n;
+    return olen;
+}
+
 /* printf(format, args...): PRINTF, the format checked as the assembler
- * checks it (vm/printf.c); its result is 0. */
+ * checks it (vm/printf.c), %s of string literals spliced in; its result
+ * is 0. */
 static void printf_(SX *x)
 {
-    char fmt[4096];
+    char fmt[4096], out[4096];
+    const char *why;
     uint32_t wc = spv_wc(&x->m, x->at);
     if (wc < 6 || wc - 6 > BC_MAX_CALL_ARGS)
         sx_refuse(x, "printf with %u arguments (at most %d)", wc - 6,
                   BC_MAX_CALL_ARGS);
-    size_t len = format(x, spv_id(&x->m, x->at, 5), fmt, sizeof fmt);
-    uint32_t w[1 + BC_MAX_CALL_ARGS] = {0}, n = wc - 6;
+    size_t len = string_lit(x, spv_id(&x->m, x->at, 5), fmt, sizeof fmt,
+                            &why);
+    if (len == SIZE_MAX)
+        sx_refuse(x, "printf's format %s", why);
+    uint32_t w[1 + BC_MAX_CALL_ARGS] = {0}, n;
     pf_arg args[BC_MAX_CALL_ARGS];
-    for (uint32_t i = 0; i < n; i++) {
-        w[1 + i] = sx_reg(x, 6 + i);
-        const bc_reg *r = sx_r(x, w[1 + i]);
-        if (r->kind != BC_REG_VALUE)
-            sx_refuse(x, "printf of a pointer or a string (%%p, %%s) is not "
-                      "supported yet");
-        args[i] = (pf_arg){PF_ARG_VALUE, r->type};
-    }
+    len = splice(x, fmt, len, out, sizeof out, w, args, &n);
     pf_error e;
-    if (pf_check(fmt, len, args, n, &e))
+    if (pf_check(out, len, args, n, &e))
         sx_refuse(x, "printf format \"%s\": %s", fmt, e.msg);
     uint32_t at = kb_pc(x->a) + 1;
     if (!kb_emit(x->a, op_variant(BCB_PRINTF, TY_UINT), 1, n, w, 1 + n))
@@ -241,7 +316,7 @@ static void printf_(SX *x)
     char *s = malloc(len + 1);
     if (!s)
         spv_fail(&x->m, x->at, "out of memory");
-    memcpy(s, fmt, len + 1);
+    memcpy(s, out, len + 1);
     kb_format_add(x->a, at, s, len);
     ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
     x->fr->v[spv_word(&x->m, x->at, 2)] = sv((int32_t)sx_const(x, rt, 0),
@@ -267,6 +342,8 @@ void sx_ocl(SX *x)
         printf_(x);
         return;
     }
+    if (!strcmp(name, "prefetch"))
+        return;   /* a hint: no instruction (docs/ir.md) */
     if (!strncmp(name, "vload", 5)) {
         vload(x, name);
         return;

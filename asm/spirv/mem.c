@@ -10,7 +10,6 @@
 
 #include "asm/spirv/spvint.h"
 #include "stdlib/bytes.h"
-#include "stdlib/convert.h"
 #include "vm/bcfile.h"
 
 enum {
@@ -606,21 +605,10 @@ void sx_move(SX *x, uint32_t d, uint32_t s)
     const bc_reg *dr = sx_r(x, d), *sr = sx_r(x, s);
     if (dr->kind != sr->kind)
         sx_refuse(x, "internal error: a copy between a pointer and a value");
-    enum ty_scalar ds = (enum ty_scalar)dr->type.s,
-                   ss = (enum ty_scalar)sr->type.s;
-    if (dr->kind == BC_REG_VALUE && ty_scalar_size(ds) != ty_scalar_size(ss) &&
-        !ty_is_float(ds) && !ty_is_float(ss) && dr->type.n == sr->type.n) {
-        /* a bool, as wide as the operands of the comparison that made it
-         * (an OpPhi of a char and an int comparison): sign-extended or
-         * narrowed, 1 and -1 stay what they are */
-        uint32_t w[3] = {d, s, BC_CVT(ds, ty_signed_of(ss), false,
-                                      cv_default_round(ds), false)};
-        sx_emit(x, BCB_CVT, TY_UINT, dr->type.n, 0, w, 3);
-        return;
-    }
     if (dr->kind == BC_REG_VALUE) {
         uint32_t w[2] = {d, s};
-        sx_emit(x, BCB_MOV, ty_unsigned_of(ds), dr->type.n, 0, w, 2);
+        sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)dr->type.s),
+                dr->type.n, 0, w, 2);
         return;
     }
     if (d == s)

@@ -159,6 +159,24 @@ static void ftest(SX *x, enum mathfn f)
     sx_emit(x, BCB_FTEST, (enum ty_scalar)t.s, t.n, 0, w, 3);
 }
 
+/* OpOrdered, OpUnordered: FTEST2 (isordered, isunordered). */
+static void ftest2(SX *x, enum mathfn f)
+{
+    uint32_t a = sx_reg(x, 3), b = sx_reg(x, 4);
+    ty_t t = sx_r(x, a)->type;
+    uint32_t w[4] = {sx_def(x, mask_of(t)), a, b, (uint32_t)f};
+    sx_emit(x, BCB_FTEST2, (enum ty_scalar)t.s, t.n, 0, w, 4);
+}
+
+/* OpBitCount: popcount, elementwise, of the operand's type. */
+static void bitcount(SX *x)
+{
+    uint32_t a = sx_reg(x, 3);
+    ty_t t = sx_r(x, a)->type;
+    uint32_t w[3] = {sx_def(x, t), a, (uint32_t)MF_POPCOUNT};
+    sx_emit(x, BCB_MATH1, (enum ty_scalar)t.s, t.n, 0, w, 3);
+}
+
 /* ---- conversions ---- */
 
 static void convert(SX *x, char src, char dst, bool sat)
@@ -189,9 +207,9 @@ static void convert(SX *x, char src, char dst, bool sat)
     uint32_t d = sx_def(x, rt), tmp = d;
     ty_t dt = sx_r(x, d)->type;   /* a variable's, if computed into one */
     if (dt.s != rt.s) {
-        bool any = !sat && !ty_is_float(ds) &&
+        bool any = !sat && !ty_is_float(ds) && !ty_is_float(ss) &&
                    ty_scalar_size(ds) < ty_scalar_size(ss);
-        if (any)   /* narrowing keeps the low bits: either sign */
+        if (any)   /* narrowing an integer keeps the low bits: either sign */
             ds = (enum ty_scalar)dt.s, r = cv_default_round(ds);
         else
             tmp = sx_temp(x, rt);
@@ -472,10 +490,13 @@ static void shuffle(SX *x)
             swz(x, d, src ? b : a, sel, n, false);
             continue;
         }
-        uint32_t tmp = sx_temp(x, TY(t.s, k == 5 || k == 6 || k == 7 ? 8
-                                     : k > 8 ? 16 : k));
-        swz(x, tmp, src ? b : a, sel, k, false);
-        swz(x, d, tmp, pos, k, true);
+        /* Through temporaries of widths clvm has (5 components: 4 + 1). */
+        for (uint32_t j = 0, w; j < k; j += w) {
+            w = k - j >= 16 ? 16 : k - j >= 8 ? 8 : k - j >= 4 ? 4 : k - j;
+            uint32_t tmp = sx_temp(x, TY(t.s, w));
+            swz(x, tmp, src ? b : a, sel + j, w, false);
+            swz(x, d, tmp, pos + j, w, true);
+        }
     }
 }
 
@@ -771,6 +792,10 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpIsInf: ftest(x, MF_ISINF); break;
     case SpvOpIsFinite: ftest(x, MF_ISFINITE); break;
     case SpvOpSignBitSet: ftest(x, MF_SIGNBIT); break;
+    case SpvOpIsNormal: ftest(x, MF_ISNORMAL); break;
+    case SpvOpOrdered: ftest2(x, MF_ISORDERED); break;
+    case SpvOpUnordered: ftest2(x, MF_ISUNORDERED); break;
+    case SpvOpBitCount: bitcount(x); break;
     case SpvOpConvertFToU: convert(x, 'f', 'u', false); break;
     case SpvOpConvertFToS: convert(x, 'f', 's', false); break;
     case SpvOpConvertSToF: convert(x, 's', 'f', false); break;
@@ -803,11 +828,13 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpConvertPtrToU: sx_ptrtou(x); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
-    case SpvOpMemoryBarrier: case SpvOpLifetimeStart: case SpvOpLifetimeStop:
+    case SpvOpMemoryBarrier: sx_fence(x); break;
+    case SpvOpLifetimeStart: case SpvOpLifetimeStop:
     case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpNoLine:
     case SpvOpUndef:
         break;
     default:
-        sx_refuse(x, "%s is not supported yet", spv_opname(op));
+        if (!sx_atomic(x, op) && !sx_async(x, op))
+            sx_refuse(x, "%s is not supported yet", spv_opname(op));
     }
 }

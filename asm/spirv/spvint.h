@@ -13,6 +13,7 @@
  *             the instruction emitter
  *   mem.c     aggregates in memory: access chains, copies, constant
  *             initialisers, module-scope variables, pointer copies
+ *   sync.c    atomics and memory fences -> ATOM, FENCE, RFENCE, WFENCE
  *   ext.c     OpenCL.std extended instructions -> clvm operations
  *   fuse.c    contraction sites: a contractible a * b + c, a product
  *             added by a later statement (CMAD, XMAD)
@@ -367,6 +368,15 @@ void sx_globals(SX *x, const spv_entry *e);
 void sx_move(SX *x, uint32_t d, uint32_t s);
 /* The result of the current OpSelect of pointers: c ? a : b. */
 void sx_select_ptr(SX *x, uint32_t c, uint32_t a, uint32_t b);
+
+/* ---- sync.c ---- */
+
+/* OpAtomic* at x->at as ATOM; false if op is no atomic clvm runs. */
+bool sx_atomic(SX *x, uint32_t op);
+/* OpMemoryBarrier at x->at. */
+void sx_fence(SX *x);
+/* OpGroupAsyncCopy, OpGroupWaitEvents at x->at; false for other ops. */
+bool sx_async(SX *x, uint32_t op);
 
 /* ---- ext.c ---- */
 

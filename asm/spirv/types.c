@@ -101,6 +101,9 @@ static void type(spv_mod *m, uint32_t at, uint32_t op)
             before(m, at, i);   /* members: types defined before */
         t->kind = SK_STRUCT;
         break;
+    case SpvOpTypeEvent:   /* an async copy's event: uint (docs/ir.md) */
+        t->kind = SK_INT, t->ty = (ty_t){TY_UINT, 1};
+        break;
     default:
         t->kind = SK_OTHER;
     }

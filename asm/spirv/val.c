@@ -87,17 +87,21 @@ static spv_val *global(SX *x, uint32_t id)
         *g = sv(-1, VK_CINIT, id);
         return g;
     }
-    if (sc != SpvStorageClassWorkgroup || at->kind != SK_ARRAY ||
-        spv_wc(&x->m, d) > 4 || spv_typ(&x->m, d, at->elem)->kind ==
-        SK_ARRAY || spv_typ(&x->m, d, at->elem)->kind == SK_STRUCT)
+    /* a __local scalar or vector: an array of one */
+    bool one = at->kind == SK_INT || at->kind == SK_FLOAT ||
+               at->kind == SK_VEC;
+    if (sc != SpvStorageClassWorkgroup || (at->kind != SK_ARRAY && !one) ||
+        spv_wc(&x->m, d) > 4 || (!one && (spv_typ(&x->m, d, at->elem)->kind ==
+        SK_ARRAY || spv_typ(&x->m, d, at->elem)->kind == SK_STRUCT)))
         sx_refuse(x, "program-scope variables other than __local and "
                   "constant ones are not supported ('%s')", nm);
-    ty_t et = sx_vty(x, at->elem);
+    ty_t et = sx_vty(x, one ? pt->elem : at->elem);
+    uint32_t count = one ? 1 : at->count;
     bc_reg r = {0};
     r.type = et, r.kind = BC_REG_PTR, r.space = BC_LOCAL;
-    r.init = BC_INIT_ARRAY, r.arg = at->count;
-    if (!at->count || (uint64_t)at->count * ty_sizeof(et) > BC_MAX_LOCAL)
-        sx_refuse(x, "a __local array of %u elements", at->count);
+    r.init = BC_INIT_ARRAY, r.arg = count;
+    if (!count || (uint64_t)count * ty_sizeof(et) > BC_MAX_LOCAL)
+        sx_refuse(x, "a __local array of %u elements", count);
     const char *dot = x->m.names[id] ? strrchr(nm, '.') : NULL;
     int32_t reg = sx_named(x, dot ? dot + 1 : nm, r);
     if (reg < 0)
@@ -221,7 +225,9 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
         /* a pointer cast used as a pointer: a register of its type */
         ty_t vt = spv_memty(&x->m, x->at, v->view);
         const bc_reg *b = sx_r(x, (uint32_t)v->reg);
-        if (!sx_same_bits(vt, b->type) || v->kind == VK_CHAIN)
+        /* (of another type even where the bits are the same: a half *
+         * seen as a ushort * goes to vstore_half, which needs half *) */
+        if (!ty_eq(vt, b->type) || v->kind == VK_CHAIN)
             return sx_ptr_at(x, (uint32_t)v->reg, v->kind == VK_CHAIN
                              ? v->aux : sx_const(x, TY(TY_INT, 1), 0), vt);
     }

@@ -107,7 +107,18 @@ static void edge(SX *x, uint32_t from, uint32_t to)
         if (n == 64)
             sx_refuse(x, "more than 64 OpPhi in one block");
         dst[n] = (uint32_t)x->fr->v[spv_word(m, at, 2)].reg;
-        src[n++] = sx_reg(x, i);
+        src[n] = sx_reg(x, i);
+        /* A bool is a mask as wide as what was compared (a long's for
+         * a[0] != 0): to the phi's width, sign and all. */
+        ty_t st = sx_r(x, src[n])->type, dt = sx_r(x, dst[n])->type;
+        if (ty_scalar_size((enum ty_scalar)st.s) !=
+            ty_scalar_size((enum ty_scalar)dt.s) && !ty_is_float(st.s) &&
+            !ty_is_float(dt.s)) {
+            st.s = (uint8_t)ty_signed_of((enum ty_scalar)st.s);
+            dt.s = (uint8_t)ty_signed_of((enum ty_scalar)dt.s);
+            src[n] = sx_as(x, sx_as(x, src[n], st), dt);
+        }
+        n++;
     }
     /* A copy reads the others' old values: through temporaries then. */
     bool clash = false;
@@ -367,7 +378,12 @@ static void uses(SX *x, const spv_func *f, uint32_t b, varuse *u)
             continue;
         if (op == SpvOpExtInst)
             from = 5;   /* after the set and the instruction's number */
-        for (uint32_t i = from; i < spv_wc(m, at); i++)
+        /* Literal operands are no ids either (a shuffle's component 17
+         * is not variable %17). */
+        uint32_t end = op == SpvOpVectorShuffle || op == SpvOpCompositeInsert
+                           ? 5 : op == SpvOpCompositeExtract ? 4
+                           : op == SpvOpSwitch ? 2 : spv_wc(m, at);
+        for (uint32_t i = from; i < end && i < spv_wc(m, at); i++)
             if (m->w[at + i] < m->bound)
                 u[m->w[at + i]].esc = u[root(u, m->w[at + i])].esc = 1;
     }
@@ -703,8 +719,9 @@ static void module(SX *x, size_t len, bc_module *out)
         spv_fail(&x->m, 0, "the module is too large");
     spv_read(&x->m);
     spv_types(&x->m);
-    /* no OpEntryPoint: a module of no kernels (an OpenCL program may be
-     * one; `clvm run` says it has none) */
+    if (!x->m.nentries)
+        spv_fail(&x->m, 5, "the module has no kernel (no OpEntryPoint "
+                 "Kernel)");
     for (uint32_t i = 0; i < x->m.nentries; i++)
         kernel(x, &x->m.entries[i]);
     x->a->source = strdup(spv_source(&x->m));

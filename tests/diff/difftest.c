@@ -4,9 +4,10 @@
  *
  * Generates kernels SEED:F .. SEED:F+M-1 (tests/diff/gen.c; F is 0 unless
  * given, so --first I --count 1 reruns kernel I alone), runs the OpenCL
- * C of each on the first OpenCL device and the IR on clvm, and compares
- * the output buffers bit for bit (NaNs: any NaN equals any other, see
- * docs/difftest.md). A mismatch is shrunk and written to DIR/NAME/ with
+ * C of each on the first OpenCL device and through clvm's own front end
+ * (clang-14, llvm-spirv-14, asm/spirv/: tools/cc.c), and the IR on clvm,
+ * and compares the three sets of output buffers bit for bit (NaNs: any NaN
+ * equals any other, see docs/difftest.md). A mismatch is shrunk and written to DIR/NAME/ with
  * both sources, the inputs and a command line for `clvm run`. Kernels are
  * built B to an OpenCL program. The last line is always
  * "difftest: P passed, F failed, S skipped"; the exit status is 1 when
@@ -21,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "asm/asm.h"
 #include "tests/diff/accuracy.h"
 #include "tests/diff/gen.h"
+#include "tools/cc.h"
 #include "tools/value.h"
 #include "vm/vm.h"
 
@@ -85,8 +88,32 @@ static bool cl_init(void)
 
 /* ---- running on clvm ---- */
 
-/* Runs the IR, whose value parameters are those of pmask
- * (dt_params_used); 0, or -1 with why in msg. */
+/* Runs kernel kidx of module m on k's inputs, with the value parameters
+ * of pmask (dt_params_used); 0, or -1 with why in msg. */
+static int run_module(const bc_module *m, uint32_t kidx, const dt_kernel *k, uint32_t pmask,
+                      outs *o, char *msg, size_t msglen)
+{
+    vm_arg args[2 * DT_NBUF + DT_MAXPARAM];
+    for (int b = 0; b < DT_NBUF; b++) {
+        args[b] = (vm_arg){k->in[b], in_bytes(b)};
+        memset(o->b[b], 0, out_bytes(b));
+        args[DT_NBUF + b] = (vm_arg){o->b[b], out_bytes(b)};
+    }
+    int na = 2 * DT_NBUF;
+    for (int i = 0; i < k->nparam; i++) /* a value: its bytes, ty_sizeof */
+        if (pmask >> i & 1)
+            args[na++] = (vm_arg){k->param[i].bytes, k->param[i].size};
+    vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .threads = 1};
+    vm_trap trap;
+    if (vm_run(m, kidx, args, &nd, &trap)) {
+        snprintf(msg, msglen, "clvm trapped: %s", trap.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the IR, whose value parameters are those of pmask; 0, or -1 with
+ * why in msg. */
 static int run_clvm(const char *ir, const dt_kernel *k, uint32_t pmask, outs *o, char *msg,
                     size_t msglen)
 {
@@ -102,25 +129,9 @@ static int run_clvm(const char *ir, const dt_kernel *k, uint32_t pmask, outs *o,
         return -1;
     }
     free(diag);
-    vm_arg args[2 * DT_NBUF + DT_MAXPARAM];
-    for (int b = 0; b < DT_NBUF; b++) {
-        args[b] = (vm_arg){k->in[b], in_bytes(b)};
-        memset(o->b[b], 0, out_bytes(b));
-        args[DT_NBUF + b] = (vm_arg){o->b[b], out_bytes(b)};
-    }
-    int na = 2 * DT_NBUF;
-    for (int i = 0; i < k->nparam; i++) /* a value: its bytes, ty_sizeof */
-        if (pmask >> i & 1)
-            args[na++] = (vm_arg){k->param[i].bytes, k->param[i].size};
-    vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .threads = 1};
-    vm_trap trap;
-    int r = vm_run(&m, 0, args, &nd, &trap);
+    int r = run_module(&m, 0, k, pmask, o, msg, msglen);
     bc_free(&m);
-    if (r) {
-        snprintf(msg, msglen, "clvm trapped: %s", trap.msg);
-        return -1;
-    }
-    return 0;
+    return r;
 }
 
 /* ---- running on OpenCL ---- */
@@ -223,6 +234,89 @@ static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
     return true;
 }
 
+/* ---- running through clvm's own front end ---- */
+
+/* As run_cl, but the OpenCL C goes through clvm's front end (cc_load: clang,
+ * llvm-spirv, asm/spirv/) and runs on clvm. False when the program does not
+ * compile or translate (why in *log, malloc'd). */
+static bool run_cc(char **srcs, cl_job *jobs, int n, char **log)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600], why[1024];
+    snprintf(dir, sizeof dir, "%s/difftest-cc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        *log = strdup("cannot make a temporary directory");
+        return false;
+    }
+    snprintf(path, sizeof path, "%s/k.cl", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(cl_prologue, f);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s\n", srcs[i]);
+        fclose(f);
+    }
+    char *diag = NULL;
+    size_t dlen = 0;
+    FILE *df = open_memstream(&diag, &dlen);
+    char *opts[] = {(char *)cl_options, "-w"};   /* clang: no warnings */
+    bc_module m;
+    int rc = f ? cc_load(path, opts, 2, &m, df, why, sizeof why)
+               : (snprintf(why, sizeof why, "cannot write %s", path), 1);
+    fclose(df);
+    unlink(path);
+    rmdir(dir);
+    if (rc) {
+        *log = xcalloc(strlen(why) + dlen + 1);
+        sprintf(*log, "%s%s", diag, why);
+        free(diag);
+        return false;
+    }
+    free(diag);
+    for (int i = 0; i < n; i++) {
+        cl_job *j = &jobs[i];
+        uint32_t q = 0;
+        while (q < m.nkernels && strcmp(bc_str(&m, m.kernels[q].name), j->name))
+            q++;
+        j->status = -1;
+        if (q == m.nkernels)
+            snprintf(j->msg, sizeof j->msg, "clvm's front end lost kernel %s", j->name);
+        else
+            j->status = run_module(&m, q, j->k, j->pmask, j->o, j->msg, sizeof j->msg);
+    }
+    bc_free(&m);
+    return true;
+}
+
+/* What the IR's results are compared with: OpenCL (PoCL) or clvm's own
+ * front end, both given the kernel as OpenCL C. */
+typedef struct {
+    bool (*run)(char **srcs, cl_job *jobs, int n, char **log);
+    const char *name;
+} side;
+static const side pocl_side = {run_cl, "OpenCL"}, cc_side = {run_cc, "clvm's front end"};
+
+/* Runs srcs on sd as one program; where that does not build, each alone,
+ * so that only the kernels that do not build fail. */
+static void run_batch(const side *sd, char **srcs, cl_job *jobs, int n)
+{
+    char *log = NULL;
+    if (sd->run(srcs, jobs, n, &log)) {
+        free(log);
+        return;
+    }
+    free(log);
+    for (int i = 0; i < n; i++) {
+        log = NULL;
+        if (!sd->run(&srcs[i], &jobs[i], 1, &log)) {
+            jobs[i].status = -1;
+            snprintf(jobs[i].msg, sizeof jobs[i].msg, "%s: build failed:\n%.400s", sd->name,
+                     log ? log : "");
+        }
+        free(log);
+    }
+}
+
 /* ---- comparing ---- */
 
 static bool is_nan(int b, uint64_t v)
@@ -281,14 +375,15 @@ static double as_real(int b, uint64_t v)
 
 /* Do the OpenCL implementation's x and clvm's y agree at element i of
  * buffer b? Bit for bit (any NaN equals any other), or within what the
- * spec allows where a math built-in wrote it (*apart: how far). */
+ * spec allows where a math built-in of k wrote it (*apart: how far); k
+ * NULL: bit for bit only (clvm's front end against its IR). */
 static bool same_at(const dt_kernel *k, int b, size_t i, uint64_t x, uint64_t y, double *apart)
 {
-    const dt_math *m = &k->math[b][i % DT_NOUT];
+    const dt_math *m = k ? &k->math[b][i % DT_NOUT] : NULL;
     bool flt = ty_is_float((enum ty_scalar)dt_buf_scalar[b]);
     bool same = x == y || (is_nan(b, x) && is_nan(b, y));
     *apart = 0;
-    if (!m->fn1 || (!flt && same)) /* an integer output of a math call: exact */
+    if (!m || !m->fn1 || (!flt && same)) /* an integer output of a math call: exact */
         return same;
     enum mathfn f = (enum mathfn)(m->fn1 - 1);
     bool dbl = m->dbl;
@@ -317,10 +412,34 @@ static bool differ(const dt_kernel *k, const outs *a, const outs *o, int *fb, si
 
 /* ---- shrinking ---- */
 
-/* Does the kernel, with these statements dead, still mismatch? Runs
- * every candidate (a dead-set each) in one program. result[c] true when
- * candidate c mismatches. */
-static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
+/* The first error line of a build message without its digits and quoted
+ * names (kernels, lines, registers, pcs), to tell whether a smaller kernel is
+ * refused for the same reason. */
+static void refusal_key(const char *msg, char *key, size_t cap)
+{
+    const char *p = strstr(msg, "error: ");
+    size_t n = 0;
+    bool quoted = false;
+    for (p = p ? p : msg; *p && *p != '\n' && n + 1 < cap; p++) {
+        quoted ^= *p == '\'';
+        if (!quoted && (*p < '0' || *p > '9'))
+            key[n++] = *p;
+    }
+    key[n] = 0;
+}
+
+static bool same_refusal(const cl_job *j, const char *refusal)
+{
+    char key[512];
+    refusal_key(j->msg, key, sizeof key);
+    return j->status && !strcmp(key, refusal);
+}
+
+/* Does the kernel, with these statements dead, still mismatch (or, with
+ * refusal, is it still refused so)? Runs every candidate (a dead-set
+ * each) in one program. result[c] true when candidate c does. */
+static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result, const side *sd,
+                           const char *refusal)
 {
     char **srcs = xcalloc((size_t)nc * sizeof *srcs);
     char **irs = xcalloc((size_t)nc * sizeof *irs);
@@ -348,17 +467,19 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
     for (int s = 0; s < k->nstmt; s++)
         k->all[s]->dead = keep[s];
     char *log = NULL;
-    bool built = run_cl(srcs, jobs, nc, &log);
+    bool built = refusal || sd->run(srcs, jobs, nc, &log);
     free(log);
+    if (refusal)
+        run_batch(sd, srcs, jobs, nc);
     outs vo;
     outs_alloc(&vo);
     char msg[4096];
     for (int c = 0; c < nc; c++) {
         int fb;
         size_t fi;
-        result[c] = built && !jobs[c].status &&
+        result[c] = refusal ? same_refusal(&jobs[c], refusal) : built && !jobs[c].status &&
                     !run_clvm(irs[c], k, pmask[c], &vo, msg, sizeof msg) &&
-                    differ(k, &po[c], &vo, &fb, &fi);
+                    differ(sd == &cc_side ? NULL : k, &po[c], &vo, &fb, &fi);
         free(srcs[c]);
         free(irs[c]);
         outs_free(&po[c]);
@@ -373,8 +494,9 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result)
     free(po);
 }
 
-/* Drops statements while the outputs still differ. */
-static void shrink(dt_kernel *k)
+/* Drops statements while the outputs still differ (or, with refusal,
+ * while sd still refuses the kernel so). */
+static void shrink(dt_kernel *k, const side *sd, const char *refusal)
 {
     int n = k->nstmt;
     bool **dead = xcalloc((size_t)n * sizeof *dead);
@@ -391,7 +513,7 @@ static void shrink(dt_kernel *k)
             for (int s = 0; s < n; s++)
                 dead[c][s] = k->all[s]->dead || s == live[c];
         }
-        try_candidates(k, dead, nl, result);
+        try_candidates(k, dead, nl, result, sd, refusal);
         int nr = 0;
         for (int c = 0; c < nl; c++)
             if (result[c])
@@ -405,7 +527,7 @@ static void shrink(dt_kernel *k)
             dead[0][live[c]] = true;
         bool together = false;
         if (nr > 1)
-            try_candidates(k, dead, 1, &together);
+            try_candidates(k, dead, 1, &together, sd, refusal);
         if (together || nr == 1)
             for (int c = 0; c < nr; c++)
                 k->all[live[c]]->dead = true;
@@ -471,7 +593,7 @@ static bool param_used(const char *src, char io, int b)
 }
 
 /* Prints and writes the reproducer of a mismatching (shrunk) kernel. */
-static void report(dt_kernel *k, const char *outdir)
+static void report(dt_kernel *k, const char *outdir, const side *sd)
 {
     char *cl = dt_render_cl(k), *ir = dt_render_ir(k);
     char dir[1024], msg[4096];
@@ -483,18 +605,19 @@ static void report(dt_kernel *k, const char *outdir)
     uint32_t pmask = dt_params_used(k);
     cl_job job = {.name = k->name, .k = k, .pmask = pmask, .o = &po};
     char *log = NULL;
-    bool ok = run_cl(&cl, &job, 1, &log) && !job.status &&
+    bool ok = sd->run(&cl, &job, 1, &log) && !job.status &&
               !run_clvm(ir, k, pmask, &vo, msg, sizeof msg);
     free(log);
     char path[1100];
     snprintf(path, sizeof path, "%s/report.txt", dir);
     FILE *rf = fopen(path, "w");
-    both(stdout, rf, "==== MISMATCH %s (seed %" PRIu64 ") ====\n--- OpenCL C (%s/%s.cl)\n%s%s",
-         k->name, k->seed, dir, k->name, cl_prologue, cl);
+    both(stdout, rf, "==== MISMATCH %s (seed %" PRIu64 "): %s and clvm IR ====\n"
+         "--- OpenCL C (%s/%s.cl)\n%s%s", k->name, k->seed, sd->name, dir, k->name,
+         cl_prologue, cl);
     both(stdout, rf, "--- clvm IR (%s/%s.clasm)\n%s", dir, k->name, ir);
     size_t fi = 0;
     int fb = 0;
-    if (ok && differ(k, &po, &vo, &fb, &fi)) {
+    if (ok && differ(sd == &cc_side ? NULL : k, &po, &vo, &fb, &fi)) {
         size_t w = fi / DT_NOUT;
         both(stdout, rf, "--- inputs of work-item %zu (gid), element bits in hex; all %d "
              "work-items' in %s/in_*.bin\n", w, DT_ITEMS, dir);
@@ -516,12 +639,13 @@ static void report(dt_kernel *k, const char *outdir)
                          param_elem(pa, c));
                 both(stdout, rf, "\n");
             }
-        both(stdout, rf, "--- outputs of work-item %zu that differ (OpenCL | clvm)\n", w);
+        both(stdout, rf, "--- outputs of work-item %zu that differ (%s | clvm IR)\n", w,
+             sd->name);
         for (int b = 0; b < DT_NBUF; b++)
             for (size_t e = 0; e < DT_NOUT; e++) {
                 uint64_t x = elem(po.b[b], b, w * DT_NOUT + e), y = elem(vo.b[b], b, w * DT_NOUT + e);
                 double apart;
-                if (same_at(k, b, w * DT_NOUT + e, x, y, &apart))
+                if (same_at(sd == &cc_side ? NULL : k, b, w * DT_NOUT + e, x, y, &apart))
                     continue;
                 both(stdout, rf, "o_%s[gid*%d+%zu]: 0x%0*" PRIx64 " | 0x%0*" PRIx64,
                      dt_buf_suffix[b], DT_NOUT, e, (int)elsize(b) * 2, x, (int)elsize(b) * 2, y);
@@ -581,7 +705,81 @@ static void report(dt_kernel *k, const char *outdir)
     free(ir);
 }
 
+/* Shrinks a kernel clvm's front end refuses (or cannot run) while it is
+ * refused for the same reason, and prints and writes the smallest. */
+static void report_refusal(dt_kernel *k, const cl_job *j, const char *outdir)
+{
+    char key[512], dir[1024], name[64];
+    refusal_key(j->msg, key, sizeof key);
+    shrink(k, &cc_side, key);
+    char *cl = dt_render_cl(k);
+    char *full = xcalloc(strlen(cl) + sizeof cl_prologue);
+    sprintf(full, "%s%s", cl_prologue, cl);
+    snprintf(dir, sizeof dir, "%s/%s-%" PRIu64, outdir, k->name, k->seed);
+    mkdirs(dir);
+    snprintf(name, sizeof name, "%s.cl", k->name);
+    write_file(dir, name, full, strlen(full));
+    printf("==== REFUSED %s (seed %" PRIu64 ") by clvm's front end, shrunk (%s/%s) ====\n"
+           "%s\n%s====\n", k->name, k->seed, dir, name, key, full);
+    free(full);
+    free(cl);
+}
+
 /* ---- main ---- */
+
+/* Failures by kind, for the summary. */
+static uint64_t n_opencl, n_ir, n_pocl_ir, n_cc, n_cc_ir;
+
+/* Compares kernel k's three runs: OpenCL (pj), clvm's front end (cj) and
+ * the IR; true if all agree (the front end and the IR bit for bit, OpenCL
+ * as same_at says, its faults counted in counts). A mismatch is shrunk
+ * and reported while *shown < show. */
+static bool check(dt_kernel *k, const char *src, const cl_job *pj, const cl_job *cj, outs *vo,
+                  uint64_t *shown, uint64_t show, const char *outdir, uint64_t *counts)
+{
+    char *ir = dt_render_ir(k);
+    char msg[8192];
+    int fb;
+    size_t fi;
+    const side *sd = NULL;
+    const outs *other = NULL;
+    uint64_t seed = k->seed;
+    bool ok = false;
+    if (pj->status) {
+        n_opencl++;
+        printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, pj->msg, cl_prologue, src);
+    } else if (run_clvm(ir, k, pj->pmask, vo, msg, sizeof msg)) {
+        n_ir++;
+        printf("FAIL %s (seed %" PRIu64 "): %s\n%s", k->name, seed, msg, ir);
+    } else if ((faults = counts, differ(k, pj->o, vo, &fb, &fi))) {
+        n_pocl_ir++;
+        sd = &pocl_side, other = pj->o;
+    } else if (cj->status) {
+        n_cc++;
+        printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, cj->msg,
+               cl_prologue, src);
+        if ((*shown)++ < show)
+            report_refusal(k, cj, outdir);
+    } else if (differ(NULL, cj->o, vo, &fb, &fi)) {
+        n_cc_ir++;
+        sd = &cc_side, other = cj->o;
+    } else {
+        ok = true;
+    }
+    faults = NULL;
+    if (sd) {
+        printf("FAIL %s (seed %" PRIu64 "): o_%s[%zu] differs: %s 0x%" PRIx64 ", clvm IR 0x%"
+               PRIx64 "\n", k->name, seed, dt_buf_suffix[fb], fi, sd->name,
+               elem(other->b[fb], fb, fi), elem(vo->b[fb], fb, fi));
+        if ((*shown)++ < show) {
+            shrink(k, sd, NULL);
+            report(k, outdir, sd);
+        }
+    }
+    free(ir);
+    return ok;
+}
+
 
 static uint64_t num(const char *s, const char *what)
 {
@@ -635,12 +833,11 @@ int main(int argc, char **argv)
     uint64_t passed = 0, failed = 0, shown = 0, fault_count[8] = {0};
     dt_kernel *ks = xcalloc(batch * sizeof *ks);
     char **srcs = xcalloc(batch * sizeof *srcs);
-    cl_job *jobs = xcalloc(batch * sizeof *jobs);
-    outs *po = xcalloc(batch * sizeof *po), vo;
+    cl_job *jobs = xcalloc(batch * sizeof *jobs), *cjobs = xcalloc(batch * sizeof *cjobs);
+    outs *po = xcalloc(batch * sizeof *po), *co = xcalloc(batch * sizeof *co), vo;
     outs_alloc(&vo);
     for (uint64_t b = 0; b < batch; b++)
-        outs_alloc(&po[b]);
-    char msg[8192];
+        outs_alloc(&po[b]), outs_alloc(&co[b]);
     for (uint64_t first = 0; first < count; first += batch) {
         int n = (int)(count - first < batch ? count - first : batch);
         for (int i = 0; i < n; i++) {
@@ -648,61 +845,36 @@ int main(int argc, char **argv)
             srcs[i] = dt_render_cl(&ks[i]);
             jobs[i] = (cl_job){.name = ks[i].name, .k = &ks[i], .pmask = dt_params_used(&ks[i]),
                                .o = &po[i]};
+            cjobs[i] = jobs[i];
+            cjobs[i].o = &co[i];
         }
-        char *log = NULL;
-        if (!run_cl(srcs, jobs, n, &log)) {
-            /* One kernel does not build: find which, one at a time. */
-            free(log);
-            for (int i = 0; i < n; i++) {
-                log = NULL;
-                if (!run_cl(&srcs[i], &jobs[i], 1, &log)) {
-                    jobs[i].status = -1;
-                    snprintf(jobs[i].msg, sizeof jobs[i].msg, "OpenCL build failed:\n%.400s", log);
-                }
-                free(log);
-            }
-        } else {
-            free(log);
-        }
+        run_batch(&pocl_side, srcs, jobs, n);
+        run_batch(&cc_side, srcs, cjobs, n);
         for (int i = 0; i < n; i++) {
-            dt_kernel *k = &ks[i];
-            char *ir = dt_render_ir(k);
-            int fb;
-            size_t fi;
-            if (jobs[i].status) {
-                failed++;
-                printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, jobs[i].msg,
-                       cl_prologue, srcs[i]);
-            } else if (run_clvm(ir, k, jobs[i].pmask, &vo, msg, sizeof msg)) {
-                failed++;
-                printf("FAIL %s (seed %" PRIu64 "): %s\n%s", k->name, seed, msg, ir);
-            } else if ((faults = fault_count, differ(k, &po[i], &vo, &fb, &fi))) {
-                failed++;
-                printf("FAIL %s (seed %" PRIu64 "): o_%s[%zu] differs: OpenCL 0x%" PRIx64
-                       ", clvm 0x%" PRIx64 "\n", k->name, seed, dt_buf_suffix[fb], fi,
-                       elem(po[i].b[fb], fb, fi), elem(vo.b[fb], fb, fi));
-                if (shown++ < show) {
-                    shrink(k);
-                    report(k, outdir);
-                }
-            } else {
+            if (check(&ks[i], srcs[i], &jobs[i], &cjobs[i], &vo, &shown, show, outdir,
+                      fault_count))
                 passed++;
-            }
-            faults = NULL;
+            else
+                failed++;
             fflush(stdout);
-            free(ir);
             free(srcs[i]);
-            dt_free(k);
+            dt_free(&ks[i]);
         }
         fprintf(stderr, "difftest: %" PRIu64 "/%" PRIu64 " kernels\n", first + (uint64_t)n, count);
     }
     for (uint64_t b = 0; b < batch; b++)
-        outs_free(&po[b]);
+        outs_free(&po[b]), outs_free(&co[b]);
     outs_free(&vo);
     free(po);
+    free(co);
     free(ks);
     free(srcs);
     free(jobs);
+    free(cjobs);
+    if (failed)
+        printf("difftest: failures: %" PRIu64 " OpenCL build or run, %" PRIu64 " clvm IR, %"
+               PRIu64 " OpenCL vs IR, %" PRIu64 " clvm front end build or run, %" PRIu64
+               " front end vs IR\n", n_opencl, n_ir, n_pocl_ir, n_cc, n_cc_ir);
     if (fault_count[4] + fault_count[5] + fault_count[6])
         printf("difftest: PoCL outside the spec, where clvm's bits are the spec's (docs/difftest.md): "
                "fault 4 %" PRIu64 ", fault 5 %" PRIu64 ", fault 6 %" PRIu64 " elements\n",

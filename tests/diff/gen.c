@@ -746,8 +746,11 @@ static ex convert(gen *g, ty_t t, int d)
     /* PoCL 3.1 crashes on convert_T_sat_rte of a floating constant and
      * gets convert_(u)longN_sat_rt[pn] of a constant NaN wrong
      * (docs/difftest.md): no literal in the operand of a _sat
-     * conversion from a floating type (parameters and constants are) */
-    bool nolit = sat && !is_int(src);
+     * conversion from a floating type (parameters and constants are);
+     * it folds convert_floatN_rt[zpn] of a constant integer wrongly
+     * (fault 8): none there either */
+    bool nolit = (sat && !is_int(src)) ||
+                 (!to_int && is_int(src) && *mode && strcmp(mode, "_rte"));
     g->nolit += nolit;
     ex x = gen_expr(g, st, d - 1);
     g->nolit -= nolit;

@@ -577,7 +577,9 @@ static void loops_in_place(void)
         CHECK(v[i] == (float)sqrt(i * 0.25), "sqrt in place [%d] = %a", i,
               v[i]);
     CHECK(!mathfn_takes(MF_SQRT, TY_INT) && !mathfn_takes(MF_CLZ, TY_FLOAT) &&
-              !mathfn_takes(MF_SQRT, TY_HALF) &&
+              mathfn_takes(MF_SQRT, TY_HALF) &&
+              !mathfn_takes(MF_CLZ, TY_HALF) &&
+              !mathfn_takes(MF_HALF_SQRT, TY_HALF) &&
               mathfn_takes(MF_BITSELECT, TY_UCHAR) &&
               !mathfn_takes(MF_COUNT, TY_FLOAT),
           "domains");

@@ -630,6 +630,35 @@ static void opencl_c(void)
     clReleaseProgram(p);
 }
 
+/* cl_khr_fp16 is reported, and half arithmetic rounds once per operation:
+ * a half sum of ones stalls at 2048. */
+static void half_arith(void)
+{
+    char ext[1024] = "";
+    cl_device_fp_config fp = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_HALF_FP_CONFIG, sizeof fp, &fp, NULL);
+    CHECK(strstr(ext, "cl_khr_fp16") && (fp & CL_FP_ROUND_TO_NEAREST) && (fp & CL_FP_FMA),
+          "cl_khr_fp16 and its fp config: '%s' %#llx", ext, (unsigned long long)fp);
+    cl_int e;
+    float o = 0;
+    const char *src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "__kernel void acc(__global float *o)\n"
+                      "{ half s = 0; for (int i = 0; i < 3000; i++) s += (half)1; o[0] = s; }\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+    CHECK(e == CL_SUCCESS, "build a half kernel: %d", e);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof o, &o, &e);
+    cl_kernel k = clCreateKernel(p, "acc", &e);
+    clSetKernelArg(k, 0, sizeof b, &b);
+    clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){1}, NULL, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof o, &o, 0, NULL, NULL);
+    CHECK(o == 2048.0f, "a half sum of 3000 ones is %g, not 2048", o);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+    clReleaseProgram(p);
+}
+
 /* No image support: no formats, no images, no samplers. */
 static void no_images(void)
 {
@@ -671,6 +700,7 @@ int main(int argc, char **argv)
         RUN(rects);
         RUN(compile_link);
         RUN(compile_link_c);
+        RUN(half_arith);
         RUN(no_images);
         RUN(opencl_c);
         clReleaseCommandQueue(q);

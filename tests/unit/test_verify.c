@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "stdlib/atomic.h"
 #include "vm/bcfile.h"
 #include "stdlib/round.h"
 #include "tests/lib/test.h"
@@ -1192,6 +1193,39 @@ static void barrier(void)
           "no barrier fact");
 }
 
+/* ATOM: a function of stdlib/atomic.h on a writable scalar, with the
+ * operands it does not take repeating d or a; fences take barrier's
+ * flags and are no barrier. */
+static void atomics(void)
+{
+    bc_facts f;
+    begin();
+    uint32_t p = ptr(BC_GLOBAL, "int"), d = val("int"), a = val("int"),
+             b = val("int"), c = ptr(BC_CONSTANT, "int");
+    param(p), param(c);
+    uint32_t pc = emit(BC_ATOM_I32, 1, 0, d, p, a, b, AT_CMPXCHG);
+    uint32_t fc = emit(BC_FENCE, 1, 0, BC_FENCE_GLOBAL);
+    ret();
+    OK();
+    CHECK(bc_verify_kernel(&m, 0, &f, err, sizeof err) == 0 && !f.barrier,
+          "a fence is no barrier");
+    code()[pc + 5] = AT_COUNT;
+    BAD("ATOM_I32: not function 11 of stdlib/atomic.h on a writable scalar");
+    code()[pc + 5] = AT_ADD;     /* one value: b must repeat a */
+    BAD("not function 0");
+    code()[pc + 4] = a;
+    OK();
+    code()[pc + 5] = AT_INC;     /* none: a and b repeat d */
+    BAD("not function 3");
+    code()[pc + 3] = code()[pc + 4] = d;
+    OK();
+    code()[pc + 2] = c;          /* constant data */
+    BAD("not function 3");
+    code()[pc + 2] = p;
+    code()[fc + 1] = 4;
+    BAD("FENCE: unknown fence flags 0x4");
+}
+
 /* ---- control flow ---- */
 
 static void if_else(void)
@@ -1443,6 +1477,7 @@ int main(void)
     RUN(vload_vstore);
     RUN(work_item);
     RUN(barrier);
+    RUN(atomics);
     RUN(if_else);
     RUN(misplaced_blocks);
     RUN(loops);

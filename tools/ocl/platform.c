@@ -12,9 +12,14 @@ struct _cl_platform_id ocl_platform = {{NULL, OCL_PLATFORM, {1}}};
 struct _cl_device_id ocl_device = {{NULL, OCL_DEVICE, {1}}};
 
 #define OCL_VERSION "0.3"
-/* Only what the VM really does: the atomics, fp16 and IL extensions come
- * with the issues that implement them. */
-#define OCL_EXTENSIONS "cl_khr_icd cl_khr_fp64 cl_khr_byte_addressable_store"
+/* Only what the VM really does (cl_khr_fp16: half arithmetic rounded once,
+ * docs/semantics.md; the atomics: vm/atomic.c, every atom_* function); the
+ * IL extension comes with the work that implements it. */
+#define OCL_EXTENSIONS                                                      \
+    "cl_khr_icd cl_khr_fp64 cl_khr_fp16 cl_khr_byte_addressable_store "    \
+    "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
+    "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "   \
+    "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics"
 
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *ps,
@@ -117,7 +122,7 @@ static cl_int device_numbers(cl_device_info what, size_t size, void *value,
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: U(2);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: U(0);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: U(8);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: U(1000);
     case CL_DEVICE_ADDRESS_BITS: U(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: UL(memory() / 4);
@@ -131,7 +136,8 @@ static cl_int device_numbers(cl_device_info what, size_t size, void *value,
     case CL_DEVICE_DOUBLE_FP_CONFIG:
         UL(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
            CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA);
-    case CL_DEVICE_HALF_FP_CONFIG: UL(0);
+    case CL_DEVICE_HALF_FP_CONFIG: /* every operation rounded once (stdlib/half.c) */
+        UL(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: U(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: U(64);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: UL(1 << 20);
