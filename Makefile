@@ -148,7 +148,7 @@ demo: $(BUILD)/demo
 DEPS := build-essential clang libffi-dev libedit-dev libmpfr-dev pkg-config \
         pocl-opencl-icd ocl-icd-opencl-dev libclang-rt-14-dev \
         python3-pyopencl python3-pytest python3-numpy \
-        tmux lcov gcovr clinfo clang-14 llvm-spirv-14 spirv-headers \
+        tmux lcov gcovr clinfo clang-14 llvm-spirv-14 llvm-14 spirv-headers \
         spirv-tools cmake ninja-build g++
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive \

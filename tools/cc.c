@@ -1,11 +1,13 @@
-/* The OpenCL C driver: clang-14 compiles a .cl file to LLVM bitcode and
- * llvm-spirv-14 turns that into SPIR-V, both run as subprocesses
+/* The OpenCL C driver: clang-14 compiles a .cl file to LLVM bitcode
+ * (an OpenCL program's compiled object; llvm-link-14 links several) and
+ * llvm-spirv-14 turns that into SPIR-V, all run as subprocesses
  * (posix_spawnp, no shell) on temporary files under $TMPDIR that are
  * removed afterwards; clang's diagnostics reach the user verbatim. Then
  * asm/spirv/ translates the SPIR-V into a clvm module, which the compile
  * cache (tools/cccache.c) keeps for the next time. */
 #include "tools/cc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asm/asm.h"
 #include "asm/spirv/spirv.h"
 #include "tools/cccache.h"
 #include "tools/file.h"
@@ -41,11 +44,16 @@ static const char *const clang_first[] = {
  * arithmetic and gives modules llvm-spirv 14 cannot write). */
 static const char *const clang_last[] = {"-O0", "-emit-llvm", "-c"};
 
-/* The tools, CLVM_CLANG and CLVM_LLVM_SPIRV overriding their names. */
+/* The tools (0 clang, 1 llvm-spirv, 2 llvm-link), CLVM_CLANG,
+ * CLVM_LLVM_SPIRV and CLVM_LLVM_LINK overriding their names. */
 static const char *tool(int i)
 {
-    const char *e = getenv(i ? "CLVM_LLVM_SPIRV" : "CLVM_CLANG");
-    return e && *e ? e : i ? "llvm-spirv-14" : "clang-14";
+    static const char *const env[] = {"CLVM_CLANG", "CLVM_LLVM_SPIRV",
+                                      "CLVM_LLVM_LINK"};
+    static const char *const name[] = {"clang-14", "llvm-spirv-14",
+                                       "llvm-link-14"};
+    const char *e = getenv(env[i]);
+    return e && *e ? e : name[i];
 }
 
 /* Runs argv[0] (found on PATH), its stderr into the file errpath, and
@@ -100,29 +108,72 @@ int cc_last(double *tools)
     return last_kind;
 }
 
-int cc_compile(const char *path, char *const *opts, int nopts,
-               uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
-               char *why, size_t wlen)
+/* A private temporary folder for one run of the tools: its path, and
+ * the file the tools' stderr goes to. */
+typedef struct {
+    char dir[512], er[600];
+} job;
+
+/* Opens j, the outputs of its run emptied first. */
+static int job_open(job *j, uint8_t **out, size_t *len, char **msgs,
+                    size_t *mlen, char *why, size_t wlen)
 {
-    double t0 = now();
+    *out = NULL, *len = 0, *msgs = NULL, *mlen = 0;
     const char *tmp = getenv("TMPDIR");
-    char dir[512], bc[600], sp[600], er[600];
-    *spv = NULL, *len = 0, *msgs = NULL, *mlen = 0;
-    snprintf(dir, sizeof dir, "%s/clvm-cc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return FAIL("cannot make a temporary directory %s: %s",
-                    dir, strerror(errno));
-    snprintf(bc, sizeof bc, "%s/k.bc", dir);
-    snprintf(sp, sizeof sp, "%s/k.spv", dir);
-    snprintf(er, sizeof er, "%s/msgs", dir);
+    snprintf(j->dir, sizeof j->dir, "%s/clvm-cc.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(j->dir))
+        return FAIL("cannot make a temporary directory %s: %s", j->dir,
+                    strerror(errno));
+    snprintf(j->er, sizeof j->er, "%s/msgs", j->dir);
+    return 0;
+}
+
+/* The path of the file name in j's folder, into out (600 bytes; empty,
+ * which names no file, if it does not fit). */
+static char *job_file(const job *j, const char *name, char *out)
+{
+    if (snprintf(out, 600, "%s/%s", j->dir, name) >= 600)
+        out[0] = 0;
+    return out;
+}
+
+/* The file f, made by a tool, into *out. */
+static int take(const char *f, uint8_t **out, size_t *len, char *why,
+                size_t wlen)
+{
+    if (!(*out = file_read(f, len)))
+        return FAIL("cannot read %s: %s", f, strerror(errno));
+    return 0;
+}
+
+/* What the tools said into *msgs (verbatim), and the folder removed with
+ * every file in it (the job made them all). */
+static void job_close(job *j, char **msgs, size_t *mlen)
+{
+    *msgs = file_read(j->er, mlen);
+    if (!*msgs)
+        *mlen = 0;
+    DIR *d = opendir(j->dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char f[600];
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlink(job_file(j, e->d_name, f));
+    }
+    if (d)
+        closedir(d);
+    rmdir(j->dir);
+}
+
+/* clang: the OpenCL C file path into the LLVM bitcode file bc. */
+static int run_clang(const job *j, const char *path, char *const *opts,
+                     int nopts, const char *bc, char *why, size_t wlen)
+{
     size_t nf = sizeof clang_first / sizeof *clang_first;
     size_t nl = sizeof clang_last / sizeof *clang_last;
     char **av = calloc(nf + nl + (size_t)nopts + 6, sizeof *av);
-    int rc = 1;
-    if (!av) {
-        snprintf(why, wlen, "out of memory");
-        goto out;
-    }
+    if (!av)
+        return FAIL("out of memory");
     size_t k = 0;
     av[k++] = (char *)tool(0);
     for (size_t i = 0; i < nf; i++)
@@ -131,28 +182,139 @@ int cc_compile(const char *path, char *const *opts, int nopts,
         av[k++] = opts[i];
     for (size_t i = 0; i < nl; i++)
         av[k++] = (char *)clang_last[i];
-    av[k++] = (char *)path, av[k++] = (char *)"-o", av[k++] = bc;
+    av[k++] = (char *)path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
     av[k] = NULL;
+    int rc = spawn(av, "clang-14", j->er, why, wlen);
+    free(av);
+    return rc;
+}
+
+/* llvm-spirv: the bitcode file bc into SPIR-V, read into *spv. */
+static int run_spirv(const job *j, const char *bc, uint8_t **spv,
+                     size_t *len, char *why, size_t wlen)
+{
+    char sp[600];
     char *lv[] = {(char *)tool(1),
                   (char *)"--spirv-replace-fmuladd-with-ocl-mad=false",
                   (char *)"--preserve-ocl-kernel-arg-type-metadata-through-"
                           "string",
-                  bc, (char *)"-o", sp, NULL};
-    if (spawn(av, "clang-14", er, why, wlen) ||
-        spawn(lv, "llvm-spirv-14", er, why, wlen))
-        goto out;
-    *spv = file_read(sp, len);
-    if (!*spv)
-        snprintf(why, wlen, "cannot read %s: %s", sp, strerror(errno));
-    rc = !*spv;
-out:
-    last_tools = now() - t0, last_kind = 2;
-    *msgs = file_read(er, mlen);   /* what the tools said, verbatim */
-    if (!*msgs)
-        *mlen = 0;
-    free(av);
-    unlink(bc), unlink(sp), unlink(er), rmdir(dir);
+                  (char *)bc, (char *)"-o", job_file(j, "k.spv", sp), NULL};
+    return spawn(lv, "llvm-spirv-14", j->er, why, wlen) ||
+           take(sp, spv, len, why, wlen);
+}
+
+/* clang on path, then llvm-spirv (spirv) or not: *out is SPIR-V or LLVM
+ * bitcode. */
+static int front(const char *path, char *const *opts, int nopts, bool spirv,
+                 uint8_t **out, size_t *len, char **msgs, size_t *mlen,
+                 char *why, size_t wlen)
+{
+    job j;
+    char bc[600];
+    if (job_open(&j, out, len, msgs, mlen, why, wlen))
+        return 1;
+    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
+                       wlen) ||
+             (spirv ? run_spirv(&j, bc, out, len, why, wlen)
+                    : take(bc, out, len, why, wlen));
+    job_close(&j, msgs, mlen);
     return rc;
+}
+
+int cc_compile(const char *path, char *const *opts, int nopts,
+               uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
+               char *why, size_t wlen)
+{
+    double t0 = now();
+    int rc = front(path, opts, nopts, true, spv, len, msgs, mlen, why, wlen);
+    last_tools = now() - t0, last_kind = 2;
+    return rc;
+}
+
+int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
+              size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen)
+{
+    return front(path, opts, nopts, false, obj, len, msgs, mlen, why, wlen);
+}
+
+/* The n objects written into j's folder (o0.bc ...), linked by llvm-link
+ * into the file out. */
+static int run_link(const job *j, const uint8_t *const *objs,
+                    const size_t *lens, int n, const char *out, char *why,
+                    size_t wlen)
+{
+    char **av = calloc((size_t)n + 4, sizeof *av);
+    int made = 0, rc = 0;                /* av[1 .. made] are malloc'd */
+    if (!av)
+        return FAIL("out of memory");
+    av[0] = (char *)tool(2);
+    for (int i = 0; i < n && !rc; i++) {
+        char name[32], f[600];
+        snprintf(name, sizeof name, "o%d.bc", i);
+        FILE *o = fopen(job_file(j, name, f), "wb");
+        bool ok = o && fwrite(objs[i], 1, lens[i], o) == lens[i];
+        if ((o && fclose(o)) || !ok)
+            rc = FAIL("cannot write %s: %s", f, strerror(errno));
+        else if (!(av[made + 1] = strdup(f)))
+            rc = FAIL("out of memory");
+        else
+            made++;
+    }
+    if (!rc) {
+        av[n + 1] = (char *)"-o", av[n + 2] = (char *)out, av[n + 3] = NULL;
+        rc = spawn(av, "llvm-14", j->er, why, wlen);
+    }
+    for (int i = 1; i <= made; i++)
+        free(av[i]);
+    free(av);
+    return rc;
+}
+
+int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
+            bool library, uint8_t **out, size_t *len, char **msgs,
+            size_t *mlen, char *why, size_t wlen)
+{
+    job j;
+    char bc[600];
+    if (job_open(&j, out, len, msgs, mlen, why, wlen))
+        return 1;
+    int rc = run_link(&j, objs, lens, n, job_file(&j, "l.bc", bc), why,
+                      wlen) ||
+             (library ? take(bc, out, len, why, wlen)
+                      : run_spirv(&j, bc, out, len, why, wlen));
+    job_close(&j, msgs, mlen);
+    return rc;
+}
+
+/* Does the (little-endian, as llvm-spirv writes it) module spv declare a
+ * kernel? True too when it cannot tell: the translator then says what is
+ * wrong. */
+static bool has_kernel(const uint8_t *spv, size_t len)
+{
+    if (len < 20 || spv[0] != 0x03 || spv[3] != 0x07)
+        return true;
+    for (size_t at = 20; at + 4 <= len;) {
+        uint32_t w = (uint32_t)spv[at] | (uint32_t)spv[at + 1] << 8 |
+                     (uint32_t)spv[at + 2] << 16 | (uint32_t)spv[at + 3] << 24;
+        if ((w & 0xffff) == 15 || !(w >> 16))   /* OpEntryPoint */
+            return true;
+        at += 4 * (size_t)(w >> 16);
+    }
+    return false;
+}
+
+int cc_translate(const uint8_t *spv, size_t len, const char *name,
+                 bc_module *m, FILE *diag, char *why, size_t wlen)
+{
+    /* an OpenCL C program of helper functions only builds, to a module
+     * of no kernels (the translator refuses such a module) */
+    if (!has_kernel(spv, len) && !asm_assemble("", 0, name, m, diag))
+        return 0;
+    int ne = spv_translate(spv, len, name, m, diag);
+    if (ne)
+        return FAIL("%s: %d error%s translating its SPIR-V", name, ne,
+                    ne == 1 ? "" : "s");
+    return 0;
 }
 
 bool cc_take_opt(int argc, char **argv, int *i, char **opts, int *nopts)
@@ -185,12 +347,9 @@ static int compile(const char *path, char *const *opts, int nopts,
         fwrite(*msgs, 1, *mlen, diag);
     if (rc)
         return 1;
-    int ne = spv_translate(spv, len, path, m, diag);
+    rc = cc_translate(spv, len, path, m, diag, why, wlen);
     free(spv);
-    if (ne)
-        return FAIL("%s: %d error%s translating its SPIR-V", path,
-                    ne, ne == 1 ? "" : "s");
-    return 0;
+    return rc;
 }
 
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,

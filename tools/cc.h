@@ -17,7 +17,21 @@
 int cc_compile(const char *path, char *const *opts, int nopts,
                uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
                char *why, size_t wlen);
-/* ... and translates it into *m, the tools' messages and the
+/* clang alone: the OpenCL C file path into LLVM bitcode, *obj (malloc'd),
+ * an object clvm links with cc_link; *msgs as cc_compile's. */
+int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
+              size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen);
+/* Links n objects of cc_object with llvm-link-14 (CLVM_LLVM_LINK) into
+ * one: with library, another object (*out: LLVM bitcode), else through
+ * llvm-spirv into SPIR-V (*out) for cc_translate. */
+int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
+            bool library, uint8_t **out, size_t *len, char **msgs,
+            size_t *mlen, char *why, size_t wlen);
+/* Translates the SPIR-V spv[0..len) (named name in messages) into *m,
+ * the translator's messages to diag; 1 with why set on failure. */
+int cc_translate(const uint8_t *spv, size_t len, const char *name,
+                 bc_module *m, FILE *diag, char *why, size_t wlen);
+/* cc_compile, and translates it into *m, the tools' messages and the
  * translator's to diag; through the compile cache (tools/cccache.h). */
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen);

@@ -137,6 +137,107 @@ static uint32_t walk(SX *x, offset *o, uint32_t t, uint32_t from)
     return t;
 }
 
+/* ---- addresses as integers: offsetof ---- */
+
+/* Pointer ptr as a byte offset *off into the variable *var: through
+ * access chains of constant indices and pointer casts; false if it is not
+ * one. */
+static bool const_addr(SX *x, uint32_t ptr, uint32_t *var, uint64_t *off)
+{
+    spv_mod *m = &x->m;
+    uint32_t at0 = x->at;
+    bool ok = false;
+    *off = 0;
+    for (unsigned depth = 0; depth < 64; depth++) {
+        uint32_t at = m->def[ptr], op = spv_op(m, at);
+        if (op == SpvOpVariable) {
+            *var = ptr, ok = true;
+            break;
+        }
+        if (op == SpvOpBitcast) {
+            ptr = spv_id(m, at, 3);
+            continue;
+        }
+        bool pc = op == SpvOpPtrAccessChain ||
+                  op == SpvOpInBoundsPtrAccessChain;
+        bool constant = pc || op == SpvOpAccessChain ||
+                        op == SpvOpInBoundsAccessChain;
+        for (uint32_t i = 4; constant && i < spv_wc(m, at); i++)
+            constant = spv_const_of(m, spv_id(m, at, i)) != NULL;
+        if (!constant)
+            break;
+        /* constant indices: term and walk add to o.c and emit nothing */
+        x->at = at;
+        uint32_t bid = spv_id(m, at, 3);
+        const spv_type *bt = spv_typ(m, at, spv_type_of(m, at, bid));
+        if (bt->kind != SK_PTR)
+            break;
+        offset o = {{0}, {0}, 0, 0};
+        if (pc)
+            term(x, &o, spv_id(m, at, 4), spv_layout(m, at, bt->elem).size);
+        walk(x, &o, bt->elem, pc ? 5 : 4);
+        *off += o.c;
+        ptr = bid;
+    }
+    x->at = at0;
+    return ok;
+}
+
+/* Is id the result of an OpConvertPtrToU? */
+static bool ptrtou(spv_mod *m, uint32_t id)
+{
+    return id < m->bound && m->def[id] &&
+           spv_op(m, m->def[id]) == SpvOpConvertPtrToU;
+}
+
+void sx_ptrtou(SX *x)
+{
+    /* only as an operand of OpISub with another one (sx_ptrdiff): a
+     * pointer's address is no number clvm gives */
+    spv_mod *m = &x->m;
+    uint32_t id = spv_word(m, x->at, 2);
+    const spv_func *f = x->fr->f;
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
+             at += spv_wc(m, at)) {
+            uint32_t op = spv_op(m, at), wc = spv_wc(m, at);
+            bool diff = op == SpvOpISub && wc == 5 &&
+                        ptrtou(m, spv_word(m, at, 3)) &&
+                        ptrtou(m, spv_word(m, at, 4));
+            bool res = false, rtype = false;
+            spv_result(op, &res, &rtype);
+            if (op == SpvOpLine ||
+                (op == SpvOpExtInst && wc > 3 &&
+                 spv_word(m, at, 3) < m->bound &&
+                 m->extset[spv_word(m, at, 3)] == SE_SKIP))
+                continue;   /* debug information */
+            for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc && !diff; i++)
+                if (spv_word(m, at, i) == id)
+                    sx_refuse(x, "a pointer converted to an integer (clvm "
+                              "takes only the difference of two addresses "
+                              "in one variable, as offsetof computes it)");
+        }
+}
+
+bool sx_ptrdiff(SX *x)
+{
+    spv_mod *m = &x->m;
+    uint32_t a = spv_id(m, x->at, 3), b = spv_id(m, x->at, 4), va, vb;
+    uint64_t oa, ob;
+    if (!ptrtou(m, a) || !ptrtou(m, b))
+        return false;
+    if (!const_addr(x, spv_id(m, m->def[a], 3), &va, &oa) ||
+        !const_addr(x, spv_id(m, m->def[b], 3), &vb, &ob) || va != vb)
+        sx_refuse(x, "the difference of two pointers that are not addresses "
+                  "in one variable at constant offsets");
+    ty_t t = sx_vty(x, spv_word(m, x->at, 1));
+    if (t.n != 1 || ty_is_float((enum ty_scalar)t.s))
+        spv_fail(m, x->at, "OpISub of pointers to a non-integer type");
+    uint32_t w[2] = {sx_def(x, t), sx_const(x, t, oa - ob)};
+    sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), 1, 0, w, 2);
+    return true;
+}
+
 void sx_chain(SX *x, bool ptr)
 {
     spv_mod *m = &x->m;

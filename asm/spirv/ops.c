@@ -773,7 +773,8 @@ const char *spv_opname(uint32_t op)
 void sx_ins(SX *x, uint32_t op)
 {
     if ((op == SpvOpFMul && sx_fused_mul(x)) ||
-        (op == SpvOpFAdd && sx_muladd(x)))
+        (op == SpvOpFAdd && sx_muladd(x)) ||
+        (op == SpvOpISub && sx_ptrdiff(x)))
         return;
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
         if (binops[i].op == op) {
@@ -824,6 +825,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpInBoundsAccessChain: sx_chain(x, false); break;
     case SpvOpCopyMemory: sx_copy(x, false); break;
     case SpvOpCopyMemorySized: sx_copy(x, true); break;
+    case SpvOpConvertPtrToU: sx_ptrtou(x); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
     case SpvOpMemoryBarrier: sx_fence(x); break;

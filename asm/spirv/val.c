@@ -235,12 +235,16 @@ uint32_t sx_val_reg(SX *x, spv_val *v, uint32_t id)
     case VK_REG:
         return (uint32_t)v->reg;
     case VK_CHAIN: {
-        /* the pointer is needed as a value after all */
+        /* the pointer is needed as a value after all: computed here for
+         * this use, the id left a chain (a use on another path, which does
+         * not pass here, computes it again) */
         const bc_reg *b = sx_r(x, (uint32_t)v->reg);
         uint32_t w[3] = {0, (uint32_t)v->reg, v->aux};
+        spv_val chain = x->fr->v[id];
         w[0] = sx_defptr(x, id, b->type, b->space,
                          b->flags & BC_REGF_CONSTPTR,
                          x->fr->hint ? x->fr->hint[id] : NULL);
+        x->fr->v[id] = chain;
         sx_emit(x, BCB_PADD, TY_UINT, 1, 0, w, 3);
         return w[0];
     }

@@ -354,6 +354,37 @@ static void profiles(void)
     unsetenv("CLVM_PROFILE");
 }
 
+/* CLVM_MAX_STEPS: a launch past it traps and fails its event; a value
+ * that is no positive number fails the enqueue. */
+static void max_steps(void)
+{
+    cl_int e, x[4] = {1, 2, 3, 4};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    cl_program p = build(ir, &e);
+    cl_kernel kn = clCreateKernel(p, "scale", &e);
+    float k = 2;
+    clSetKernelArg(kn, 0, sizeof b, &b);
+    clSetKernelArg(kn, 1, sizeof k, &k);
+    setenv("CLVM_MAX_STEPS", "2", 1);
+    cl_event ev = NULL;
+    fprintf(stderr, "(the next trap message is expected)\n");
+    CHECK(clEnqueueTask(q, kn, 0, NULL, &ev) == CL_SUCCESS, "enqueue");
+    CHECK(clWaitForEvents(1, &ev) ==
+              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+          "two steps are not enough");
+    clReleaseEvent(ev);
+    setenv("CLVM_MAX_STEPS", "-5", 1);
+    CHECK(clEnqueueTask(q, kn, 0, NULL, NULL) == CL_INVALID_OPERATION,
+          "CLVM_MAX_STEPS=-5");
+    setenv("CLVM_MAX_STEPS", "100", 1);
+    CHECK(clEnqueueTask(q, kn, 0, NULL, NULL) == CL_SUCCESS &&
+              clFinish(q) == CL_SUCCESS, "a hundred are");
+    unsetenv("CLVM_MAX_STEPS");
+    clReleaseKernel(kn);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+}
+
 static void bad_programs(void)
 {
     cl_int e;
@@ -453,6 +484,126 @@ static void compile_link(void)
     clReleaseProgram(pb);
 }
 
+/* The build log of p, malloc'd. */
+static char *build_log(cl_program p)
+{
+    size_t n = 0;
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    char *s = calloc(n + 1, 1);
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, s, NULL);
+    return s;
+}
+
+/* Runs kernel name of p on one work-item over x[4]; x[0] afterwards. */
+static cl_int run_first(cl_program p, const char *name)
+{
+    cl_int e, x[4] = {0};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+    cl_kernel k = clCreateKernel(p, name, &e);
+    CHECK(e == CL_SUCCESS, "kernel %s: %d", name, e);
+    clSetKernelArg(k, 0, sizeof b, &b);
+    clEnqueueTask(q, k, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof x, x, 0, NULL, NULL);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+    return x[0];
+}
+
+/* OpenCL C compiled apart, one unit with an embedded header (in a folder
+ * of its include name), and linked; a compiled object's binary is an
+ * object again; -create-library; a function nobody defines fails the
+ * link, with the log saying which. */
+static void compile_link_c(void)
+{
+    cl_int e;
+    const char *h1 = "#define SEVEN 7\n";
+    const char *h2 = "int seven(void) { return SEVEN; }\n";
+    const char *a = "int twice(int x) { return 2 * x; }\n";
+    const char *b = "#include \"inc/defs.h\"\n#include <seven.h>\n"
+                    "int twice(int x);\n"
+                    "__kernel void k(__global int *x) "
+                    "{ x[0] = twice(seven()) + SEVEN + EXTRA; }\n";
+    cl_program ph = clCreateProgramWithSource(ctx, 1, &h1, NULL, &e);
+    cl_program ph2 = clCreateProgramWithSource(ctx, 1, &h2, NULL, &e);
+    cl_program pa = clCreateProgramWithSource(ctx, 1, &a, NULL, &e);
+    cl_program pb = clCreateProgramWithSource(ctx, 1, &b, NULL, &e);
+    const char *names[] = {"inc/defs.h", "seven.h"};
+    cl_program hs[] = {ph, ph2};
+    CHECK(clCompileProgram(pa, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL) ==
+              CL_SUCCESS, "compile a");
+    CHECK(clCompileProgram(pb, 0, NULL, "-DEXTRA=1", 0, NULL, NULL, NULL,
+                           NULL) == CL_COMPILE_PROGRAM_FAILURE,
+          "a unit without its header does not compile");
+    CHECK(clCompileProgram(pb, 0, NULL, "-DEXTRA=1", 1, hs, NULL, NULL,
+                           NULL) == CL_INVALID_VALUE, "headers, no names");
+    e = clCompileProgram(pb, 0, NULL, "-DEXTRA=1", 2, hs, names, NULL, NULL);
+    char *log = build_log(pb);
+    CHECK(e == CL_SUCCESS, "compile b with its headers: %d: %s", e, log);
+    free(log);
+    cl_program_binary_type bt = 0;
+    clGetProgramBuildInfo(pb, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
+                          NULL);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "binary type %lu",
+          (unsigned long)bt);
+    CHECK(!clCreateKernel(pb, "k", &e) && e == CL_INVALID_PROGRAM_EXECUTABLE,
+          "no kernel from an object");
+    /* b's object through CL_PROGRAM_BINARIES and back */
+    size_t len = 0;
+    clGetProgramInfo(pb, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len ? len : 1);
+    clGetProgramInfo(pb, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    const unsigned char *bins[] = {bin};
+    cl_program pb2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins,
+                                               NULL, &e);
+    free(bin);
+    CHECK(e == CL_SUCCESS, "an object's binary: %d", e);
+    cl_program ps[] = {pa, pb2};
+    cl_program l = clLinkProgram(ctx, 0, NULL, NULL, 2, ps, NULL, NULL, &e);
+    log = build_log(l);
+    CHECK(e == CL_SUCCESS, "link: %d: %s", e, log);
+    free(log);
+    CHECK(run_first(l, "k") == 2 * 7 + 7 + 1, "2 * seven() + SEVEN + 1");
+    clReleaseProgram(l);
+    CHECK(!clLinkProgram(ctx, 0, NULL, "-no-such-option", 2, ps, NULL, NULL,
+                         &e) && e == CL_INVALID_LINKER_OPTIONS,
+          "a bad link option: %d", e);
+    /* a as a library, linked with b */
+    cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, ps,
+                                   NULL, NULL, &e);
+    clGetProgramBuildInfo(lib, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
+                          NULL);
+    CHECK(e == CL_SUCCESS && bt == CL_PROGRAM_BINARY_TYPE_LIBRARY,
+          "a library: %d, type %lu", e, (unsigned long)bt);
+    cl_program ps2[] = {pb2, lib};
+    l = clLinkProgram(ctx, 0, NULL, "", 2, ps2, NULL, NULL, &e);
+    CHECK(e == CL_SUCCESS && run_first(l, "k") == 22, "with the library %d",
+          e);
+    clReleaseProgram(l);
+    clReleaseProgram(lib);
+    /* b alone: twice is nobody's */
+    l = clLinkProgram(ctx, 0, NULL, NULL, 1, &pb, NULL, NULL, &e);
+    log = build_log(l);
+    cl_build_status st = 0;
+    clGetProgramBuildInfo(l, dev, CL_PROGRAM_BUILD_STATUS, sizeof st, &st,
+                          NULL);
+    CHECK(l && e == CL_LINK_PROGRAM_FAILURE && st == CL_BUILD_ERROR,
+          "an undefined function fails the link: %d", e);
+    CHECK(strstr(log, "'twice'"), "the log names it: %s", log);
+    free(log);
+    clReleaseProgram(l);
+    /* a compiled object builds alone when it needs nothing else */
+    CHECK(clBuildProgram(pa, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS,
+          "build a compiled program");
+    cl_program mixed[] = {pb2, pa};
+    CHECK(!clLinkProgram(ctx, 0, NULL, NULL, 2, mixed, NULL, NULL, &e) &&
+              e == CL_INVALID_OPERATION, "an executable does not link");
+    clReleaseProgram(pa);
+    clReleaseProgram(pb);
+    clReleaseProgram(pb2);
+    clReleaseProgram(ph);
+    clReleaseProgram(ph2);
+}
+
 /* OpenCL C source goes through the front end; its errors reach the log. */
 static void opencl_c(void)
 {
@@ -543,10 +694,12 @@ int main(int argc, char **argv)
         RUN(user_events);
         RUN(traps);
         RUN(profiles);
+        RUN(max_steps);
         RUN(bad_programs);
         RUN(binaries);
         RUN(rects);
         RUN(compile_link);
+        RUN(compile_link_c);
         RUN(half_arith);
         RUN(no_images);
         RUN(opencl_c);

@@ -3,6 +3,7 @@
  * through vm_run. A trap is printed and fails the command's event. */
 #include "tools/ocl/ocl.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,26 @@ static cl_int launch_run(ocl_cmd *c)
     return CL_OUT_OF_RESOURCES;
 }
 
+/* The instructions a warp may run before the launch traps: CLVM_MAX_STEPS,
+ * else 100 times `clvm run`'s default (host programs run whole workloads:
+ * pyopencl's scans on a CPU device run in one work-item). False, with a
+ * message, for a value that is no positive number. */
+static bool max_steps(uint64_t *n)
+{
+    const char *e = getenv("CLVM_MAX_STEPS");
+    char *end;
+    *n = 100 * (uint64_t)VM_DEFAULT_MAX_STEPS;
+    if (!e || !*e)
+        return true;
+    errno = 0;
+    *n = strtoull(e, &end, 10);
+    if (!errno && !*end && *n && *e != '-')
+        return true;
+    fprintf(stderr, "clvm: CLVM_MAX_STEPS=%s: not a positive number of "
+                    "instructions\n", e);
+    return false;
+}
+
 static cl_int check_range(cl_uint dims, const size_t *gsize,
                           const size_t *lsize)
 {
@@ -283,6 +304,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
                         "strict, nvidia, pocl)\n", prof);
         return CL_INVALID_OPERATION;
     }
+    uint64_t steps;
+    if (!max_steps(&steps))
+        return CL_INVALID_OPERATION;
     launch *l = calloc(1, sizeof *l);
     if (!l || !(l->args = malloc((k->nargs ? k->nargs : 1) * sizeof *l->args))) {
         free(l);
@@ -301,6 +325,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
         l->nd.offset[d] = offset ? offset[d] : 0;
     }
     l->nd.profile = (uint8_t)p;
+    l->nd.max_steps = steps;
     return ocl_enqueue(q, CL_COMMAND_NDRANGE_KERNEL, launch_run, launch_free,
                        l, nwait, wait, ev, false);
 }

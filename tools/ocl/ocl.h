@@ -10,7 +10,9 @@
  *   queue.c     command queues: commands run in order, each when its
  *               wait list has completed
  *   mem.c       buffers, sub-buffers and their enqueued copies
+ *   unit.c      the temporary folder clang compiles a unit in, headers too
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
+ *   link.c      clCompileProgram and clLinkProgram
  *   kernel.c    kernels, their arguments and NDRange launches
  *   icd.c       the dispatch table and the two exported entry points */
 #ifndef CLVM_OCL_H
@@ -25,6 +27,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vm/bytecode.h"
 
@@ -152,14 +155,54 @@ struct _cl_program {
     size_t source_len;
     uint8_t *binary;                     /* clvm bytecode, as given/built */
     size_t binary_len;
+    uint8_t *object;                     /* OpenCL C compiled object or */
+    size_t object_len;                   /* library: LLVM bitcode */
     bc_module mod;                       /* built: the verified module */
     bool built;
-    bool compiled;                       /* by clCompileProgram: linkable */
+    cl_program_binary_type bintype;      /* COMPILED_OBJECT, LIBRARY: linkable */
     cl_build_status status;
     char *options;
     char *log;
     cl_uint kernels;                     /* live kernels made from it */
 };
+
+/* The private folder an OpenCL C unit is compiled in (unit.c): path is
+ * the source, hdir the folder of embedded headers, searched first. */
+typedef struct {
+    char dir[512], path[600], hdir[600];
+} ocl_unit;
+
+/* Writes p's source and the nh headers (programs of source) at their
+ * include names into a new folder; 1 with the message in diag on
+ * failure. ocl_unit_close removes the folder whatever happened. */
+int ocl_unit_open(ocl_unit *u, cl_program p, cl_uint nh,
+                  const cl_program *headers, const char *const *names,
+                  FILE *diag);
+void ocl_unit_close(ocl_unit *u);
+
+/* program.c, for link.c: a new program of ctx (reference count 1); the
+ * build log collected through a stream (ocl_log_end gives it to p) */
+cl_program ocl_program_new(cl_context ctx, cl_int *err);
+typedef struct {
+    char *buf;
+    size_t len;
+    FILE *f;
+} ocl_log;
+cl_int ocl_log_begin(ocl_log *l);
+void ocl_log_end(cl_program p, ocl_log *l);
+/* clang on p's OpenCL C source with p->options and nh embedded headers:
+ * into *obj (LLVM bitcode, malloc'd) if obj, else translated into p->mod;
+ * 1 on failure, the messages in diag. */
+int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
+                  const char *const *names, uint8_t **obj, size_t *olen,
+                  FILE *diag);
+/* p->mod, just built, as p's binary too; 1 (said in diag) when out of
+ * memory */
+int ocl_keep_binary(cl_program p, FILE *diag);
+/* Links n objects: a library into p->object, or an executable into
+ * p->mod and p->binary; 1 on failure, the messages in diag. */
+int ocl_link_objects(cl_program p, const uint8_t *const *objs,
+                     const size_t *lens, int n, bool library, FILE *diag);
 
 /* A kernel argument as set: a buffer (or NULL), a local size, a value. */
 typedef struct {

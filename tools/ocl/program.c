@@ -1,7 +1,7 @@
 /* Programs: built from OpenCL C (the front end: clang-14, llvm-spirv-14,
  * asm/spirv/) or clvm IR text (the assembler), or loaded from clvm
- * bytecode (CL_PROGRAM_BINARIES gives it back); the build log holds the
- * messages. */
+ * bytecode or an OpenCL C object (CL_PROGRAM_BINARIES gives either back);
+ * the build log holds the messages. */
 #include "tools/ocl/ocl.h"
 
 #include <stdio.h>
@@ -12,9 +12,8 @@
 #include "tools/cc.h"
 #include "vm/bcfile.h"
 
-#include <unistd.h>
 
-static cl_program make(cl_context ctx, cl_int *err)
+cl_program ocl_program_new(cl_context ctx, cl_int *err)
 {
     cl_program p = calloc(1, sizeof *p);
     if (!p) {
@@ -46,7 +45,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint n,
             e = CL_INVALID_VALUE;
         else
             total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
-    cl_program p = e == CL_SUCCESS ? make(ctx, &e) : NULL;
+    cl_program p = e == CL_SUCCESS ? ocl_program_new(ctx, &e) : NULL;
     if (p && !(p->source = malloc(total + 1))) {
         clReleaseProgram(p);
         p = NULL, e = CL_OUT_OF_HOST_MEMORY;
@@ -65,6 +64,13 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint n,
     return p;
 }
 
+/* LLVM bitcode's magic number: an OpenCL C object, not clvm bytecode */
+static bool is_bitcode(const unsigned char *b, size_t n)
+{
+    return n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 &&
+           b[3] == 0xde;
+}
+
 cl_program CL_API_CALL
 clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
                           const size_t *lengths, const unsigned char **bins,
@@ -80,8 +86,18 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
         e = CL_INVALID_DEVICE;
     else if (!bins[0] || !lengths[0])
         e = CL_INVALID_VALUE;
-    cl_program p = e == CL_SUCCESS ? make(ctx, &e) : NULL;
-    if (p) {
+    cl_program p = e == CL_SUCCESS ? ocl_program_new(ctx, &e) : NULL;
+    if (p && is_bitcode(bins[0], lengths[0])) {
+        /* a compiled object or library (CL_PROGRAM_BINARIES gave it) */
+        if (!(p->object = malloc(lengths[0]))) {
+            clReleaseProgram(p);
+            p = NULL, e = CL_OUT_OF_HOST_MEMORY;
+        } else {
+            memcpy(p->object, bins[0], lengths[0]);
+            p->object_len = lengths[0];
+            p->bintype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+        }
+    } else if (p) {
         char why[256];
         if (bc_read(bins[0], lengths[0], &p->mod, why, sizeof why) ||
             !(p->binary = malloc(lengths[0]))) {
@@ -111,78 +127,125 @@ cl_int CL_API_CALL clReleaseProgram(cl_program p)
         return last < 0 ? CL_INVALID_PROGRAM : CL_SUCCESS;
     bc_free(&p->mod);
     free(p->source), free(p->binary), free(p->options), free(p->log);
+    free(p->object);
     clReleaseContext(p->ctx);
     free(p);
     return CL_SUCCESS;
 }
 
-static char *dup_str(const char *s)
+cl_int ocl_log_begin(ocl_log *l)
 {
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    return d ? memcpy(d, s, n) : NULL;
+    l->buf = NULL, l->len = 0;
+    l->f = open_memstream(&l->buf, &l->len);
+    return l->f ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
-/* OpenCL C: the source into a temporary .cl file for clang, the build
- * options split at blanks passed on. */
-static int build_opencl_c(cl_program p, FILE *diag)
+void ocl_log_end(cl_program p, ocl_log *l)
 {
-    char why[256] = "", buf[4096];
-    const char *tmpdir = getenv("TMPDIR");
-    int fd = -1;
-    if (snprintf(buf, sizeof buf, "%s/clvm-program-XXXXXX.cl",
-                 tmpdir && *tmpdir ? tmpdir : "/tmp") < (int)sizeof buf)
-        fd = mkstemps(buf, 3);
-    if (fd < 0) {
-        fprintf(diag, "error: cannot write a temporary file for clang\n");
-        return 1;
-    }
-    FILE *f = fdopen(fd, "w");
-    bool wrote = f && fwrite(p->source, 1, p->source_len, f) == p->source_len;
-    if (f ? fclose(f) : close(fd))
-        wrote = false;
-    char *opts = dup_str(p->options ? p->options : ""), *argv[64];
-    int n = 0;
-    for (char *t = opts ? strtok(opts, " \t\n") : NULL; t && n < 64;
+    fclose(l->f);
+    free(p->log);
+    p->log = l->buf;
+}
+
+/* The options split at blanks into argv[*n ..] (up to max entries in
+ * all, pointing into the malloc'd copy it returns, NULL when out of
+ * memory), *n advanced. */
+static char *split_opts(const char *options, char **argv, int *n, int max)
+{
+    char *opts = strdup(options ? options : "");
+    for (char *t = opts ? strtok(opts, " \t\n") : NULL; t && *n < max;
          t = strtok(NULL, " \t\n"))
-        argv[n++] = t;
-    int r = 1;
-    if (!wrote)
-        fprintf(diag, "error: cannot write a temporary file for clang\n");
-    else if ((r = cc_load_nocache(buf, argv, n, &p->mod, diag, why,
-                                    sizeof why)) &&
-             *why)
+        argv[(*n)++] = t;
+    return opts;
+}
+
+int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
+                  const char *const *names, uint8_t **obj, size_t *olen,
+                  FILE *diag)
+{
+    ocl_unit u = {.dir = ""};
+    char why[256] = "", *argv[66], *msgs = NULL;
+    size_t ml = 0;
+    int n = 0, r = 1;
+    if (nh)   /* the embedded headers are searched before the -I folders */
+        argv[n++] = (char *)"-I", argv[n++] = u.hdir;
+    char *opts = split_opts(p->options, argv, &n, 66);
+    if (!opts)
+        fprintf(diag, "error: out of memory\n");
+    else if (ocl_unit_open(&u, p, nh, headers, names, diag))
+        r = 1;
+    else if (!obj)
+        r = cc_load_nocache(u.path, argv, n, &p->mod, diag, why, sizeof why);
+    else {
+        r = cc_object(u.path, argv, n, obj, olen, &msgs, &ml, why,
+                      sizeof why);
+        if (ml)
+            fwrite(msgs, 1, ml, diag);
+    }
+    if (r && *why)
         fprintf(diag, "%s\n", why);
-    unlink(buf);
+    ocl_unit_close(&u);
+    free(msgs);
     free(opts);
     return r ? 1 : 0;
 }
 
-/* The source into p->mod, messages into the log. */
-static cl_int build_source(cl_program p)
+int ocl_keep_binary(cl_program p, FILE *diag)
 {
-    char *log = NULL;
-    size_t loglen = 0;
-    FILE *diag = open_memstream(&log, &loglen);
-    if (!diag)
-        return CL_OUT_OF_HOST_MEMORY;
-    int errs;
-    if (cc_is_opencl_c("program", p->source, p->source_len)) {
-        errs = build_opencl_c(p, diag);
-    } else {
-        errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
-                            diag);
-    }
-    fclose(diag);
-    free(p->log);
-    p->log = log;
-    if (errs)
-        return CL_BUILD_PROGRAM_FAILURE;
     free(p->binary);
     p->binary = NULL;
-    if (bc_write(&p->mod, &p->binary, &p->binary_len))
+    if (!bc_write(&p->mod, &p->binary, &p->binary_len))
+        return 0;
+    fprintf(diag, "error: out of memory\n");
+    return 1;
+}
+
+int ocl_link_objects(cl_program p, const uint8_t *const *objs,
+                     const size_t *lens, int n, bool library, FILE *diag)
+{
+    char why[256] = "", *msgs = NULL;
+    uint8_t *out = NULL;
+    size_t len = 0, ml = 0;
+    int r = cc_link(objs, lens, n, library, &out, &len, &msgs, &ml, why,
+                    sizeof why);
+    fwrite(msgs ? msgs : "", 1, ml, diag);
+    if (!r && library) {
+        free(p->object);
+        p->object = out, p->object_len = len, out = NULL;
+    } else if (!r) {
+        bc_free(&p->mod);
+        r = cc_translate(out, len, "program", &p->mod, diag, why,
+                         sizeof why) ||
+            ocl_keep_binary(p, diag);
+    }
+    if (r && *why)
+        fprintf(diag, "%s\n", why);
+    free(out);
+    free(msgs);
+    return r ? 1 : 0;
+}
+
+/* The source or object into p->mod, messages into the log. */
+static cl_int build(cl_program p)
+{
+    ocl_log l;
+    if (ocl_log_begin(&l))
         return CL_OUT_OF_HOST_MEMORY;
-    return CL_SUCCESS;
+    bc_free(&p->mod);
+    int errs;
+    if (!p->source) {
+        const uint8_t *o = p->object;
+        errs = ocl_link_objects(p, &o, &p->object_len, 1, false, l.f);
+    } else if (cc_is_opencl_c("program", p->source, p->source_len)) {
+        errs = ocl_compile_c(p, 0, NULL, NULL, NULL, NULL, l.f) ||
+               ocl_keep_binary(p, l.f);
+    } else {
+        errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
+                            l.f) ||
+               ocl_keep_binary(p, l.f);
+    }
+    ocl_log_end(p, &l);
+    return errs ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n,
@@ -202,16 +265,19 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n,
     if (p->kernels)
         return CL_INVALID_OPERATION;
     free(p->options);
-    if (!(p->options = dup_str(options ? options : "")))
+    if (!(p->options = strdup(options ? options : "")))
         return CL_OUT_OF_HOST_MEMORY;
     cl_int e = CL_SUCCESS;
-    if (p->source) {
-        bc_free(&p->mod);
-        e = build_source(p);
+    if (p->source || p->object) {
+        e = build(p);
+        free(p->object);
+        p->object = NULL, p->object_len = 0;
     } else if (!p->log) {
-        p->log = dup_str("");
+        p->log = strdup("");
     }
     p->built = e == CL_SUCCESS;
+    p->bintype = p->built ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                          : CL_PROGRAM_BINARY_TYPE_NONE;
     p->status = p->built ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (notify)
         notify(p, data);
@@ -265,13 +331,15 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info what,
     case CL_PROGRAM_SOURCE:
         return ocl_info_str(size, value, ret, p->source ? p->source : "");
     case CL_PROGRAM_BINARY_SIZES:
-        z = p->binary ? p->binary_len : 0;
+        z = p->object ? p->object_len : p->binary ? p->binary_len : 0;
         return ocl_info(size, value, ret, &z, sizeof z);
     case CL_PROGRAM_BINARIES: {
         unsigned char *const *dst = value;
         if (dst && size < sizeof *dst)
             return CL_INVALID_VALUE;
-        if (dst && dst[0] && p->binary)
+        if (dst && dst[0] && p->object)
+            memcpy(dst[0], p->object, p->object_len);
+        else if (dst && dst[0] && p->binary)
             memcpy(dst[0], p->binary, p->binary_len);
         if (ret)
             *ret = sizeof *dst;
@@ -306,10 +374,6 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
         return CL_INVALID_PROGRAM;
     if (!ocl_is(d, OCL_DEVICE))
         return CL_INVALID_DEVICE;
-    cl_program_binary_type bt =
-        p->compiled ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-        : p->built  ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                    : CL_PROGRAM_BINARY_TYPE_NONE;
     switch (what) {
     case CL_PROGRAM_BUILD_STATUS:
         return ocl_info(size, value, ret, &p->status, sizeof p->status);
@@ -318,85 +382,10 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
     case CL_PROGRAM_BUILD_LOG:
         return ocl_info_str(size, value, ret, p->log ? p->log : "");
     case CL_PROGRAM_BINARY_TYPE:
-        return ocl_info(size, value, ret, &bt, sizeof bt);
+        return ocl_info(size, value, ret, &p->bintype, sizeof p->bintype);
     default:
         return CL_INVALID_VALUE;
     }
-}
-
-/* clCompileProgram: the source is assembled to check it (the log says
- * what is wrong); linking assembles the sources of its inputs as one. */
-cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n,
-                                    const cl_device_id *devs,
-                                    const char *options, cl_uint nh,
-                                    const cl_program *headers,
-                                    const char **names,
-                                    void (CL_CALLBACK *notify)(cl_program,
-                                                               void *),
-                                    void *data)
-{
-    if (!ocl_is(p, OCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
-    if ((nh > 0) != (headers != NULL) || (nh > 0) != (names != NULL))
-        return CL_INVALID_VALUE;
-    if (!p->source)
-        return CL_INVALID_OPERATION;
-    cl_int e = clBuildProgram(p, n, devs, options, NULL, NULL);
-    if (e == CL_BUILD_PROGRAM_FAILURE)
-        e = CL_COMPILE_PROGRAM_FAILURE;
-    p->compiled = e == CL_SUCCESS;
-    if (notify)
-        notify(p, data);
-    return e;
-}
-
-cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n,
-                                     const cl_device_id *devs,
-                                     const char *options, cl_uint np,
-                                     const cl_program *ps,
-                                     void (CL_CALLBACK *notify)(cl_program,
-                                                                void *),
-                                     void *data, cl_int *err)
-{
-    cl_int e = CL_SUCCESS;
-    size_t total = 0;
-    if (!ocl_is(ctx, OCL_CONTEXT))
-        e = CL_INVALID_CONTEXT;
-    else if (!np || !ps || (n > 0) != (devs != NULL) || (!notify && data))
-        e = CL_INVALID_VALUE;
-    for (cl_uint i = 0; e == CL_SUCCESS && i < np; i++)
-        if (!ocl_is(ps[i], OCL_PROGRAM))
-            e = CL_INVALID_PROGRAM;
-        else if (!ps[i]->compiled || !ps[i]->source)
-            e = CL_INVALID_OPERATION;   /* only compiled IR sources link */
-        else
-            total += ps[i]->source_len + 1;
-    cl_program p = NULL;
-    char *src = e == CL_SUCCESS ? malloc(total + 1) : NULL;
-    if (e == CL_SUCCESS && !src)
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (src) {
-        size_t at = 0;
-        for (cl_uint i = 0; i < np; i++) {
-            memcpy(src + at, ps[i]->source, ps[i]->source_len);
-            at += ps[i]->source_len;
-            src[at++] = '\n';
-        }
-        src[at] = 0;
-        const char *one = src;
-        p = clCreateProgramWithSource(ctx, 1, &one, &at, &e);
-        free(src);
-    }
-    if (p) {
-        e = clBuildProgram(p, n, devs, options, NULL, NULL);
-        if (e == CL_BUILD_PROGRAM_FAILURE)
-            e = CL_LINK_PROGRAM_FAILURE;
-        if (notify)
-            notify(p, data);
-    }
-    if (err)
-        *err = e;
-    return p;
 }
 
 cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
