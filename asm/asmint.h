@@ -21,6 +21,7 @@
  *   check.c     OpenCL typing of a tree
  *   lower.c     checked tree -> instructions
  *   hostcall.c  the extern declaration and printf statements
+ *   byval.c     a kernel parameter's byval(...) clause
  *   flow.c      labelled control flow: labels, and the jump that a
  *               `break NAME` or `continue NAME` becomes
  *   stmt.c      statements, declarations, blocks, kernels: the line loop
@@ -634,6 +635,10 @@ bool lower_args(A *a, node **args, unsigned n, const bool *ptr, uint32_t *w);
 void hostcall_extern(A *a);
 void hostcall_printf(A *a);
 
+/* byval.c: after a parameter, its byval(...) clause if one follows (true
+ * if none); false after an error */
+bool byval_clause(A *a);
+
 /* kbuild.c */
 bool kb_module_init(A *a);
 void kb_module_free(A *a);
@@ -645,6 +650,8 @@ void kb_kernel_drop(A *a);
 int32_t kb_reg(A *a, const char *name, size_t len, bc_reg r);
 int32_t kb_find(A *a, const char *name, size_t len);
 bool kb_param(A *a, uint32_t reg);
+/* The last parameter is a struct or union passed by value (bc_byval). */
+void kb_byval(A *a, bc_byval b);
 int32_t kb_temp(A *a, ty_t t);
 int32_t kb_ptemp(A *a, const bc_reg *like);   /* a pointer temporary */
 void kb_release(A *a, uint32_t reg);

@@ -809,12 +809,16 @@ static void header(D *d)
         const bc_reg *r = reg(d, ri);
         if (i)
             fputs(", ", d->out);
+        const bc_byval *b = &k->params[i].byval;
         if (r->kind == BC_REG_PTR)
             fprintf(d->out, "%s %s%s *%s", space_name(r->space),
                     r->flags & BC_REGF_CONSTPTR ? "const " : "",
                     ty_name(r->type, b1), rn(d, ri));
         else
             fprintf(d->out, "%s %s", ty_name(r->type, b1), rn(d, ri));
+        if (b->size)
+            fprintf(d->out, " byval(%u, %u, \"%s\", \"%s\")", b->size,
+                    b->align, bc_str(d->m, b->type), bc_str(d->m, b->layout));
     }
     fputc(')', d->out);
     newline(d);

@@ -230,8 +230,15 @@ bool kb_param(A *a, uint32_t reg)
     if (!grow(a, &a->k.params, &a->capparams, (uint64_t)a->k.nparams + 1,
               sizeof *a->k.params))
         return false;
-    a->k.params[a->k.nparams++] = (bc_param){a->k.regs[reg].name, reg};
+    a->k.params[a->k.nparams++] = (bc_param){a->k.regs[reg].name, reg,
+                                             {0, 0, 0, 0}};
     return true;
+}
+
+void kb_byval(A *a, bc_byval b)
+{
+    if (a->k.nparams)
+        a->k.params[a->k.nparams - 1].byval = b;
 }
 
 /* A fresh name PREFIX<n> not taken in this kernel. */

@@ -267,7 +267,7 @@ static bool param(A *a, uint32_t index)
         return false;
     }
     int32_t reg = kb_reg(a, n->s, n->len, r);
-    return reg >= 0 && kb_param(a, (uint32_t)reg);
+    return reg >= 0 && kb_param(a, (uint32_t)reg) && byval_clause(a);
 }
 
 static void kernel_header(A *a)

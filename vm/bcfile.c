@@ -26,9 +26,13 @@ enum {
     LREC = 8,        /* line entry: pc, line */
     XREC = 12,       /* extern: name, result type, parameter count */
     CREC = 4,        /* C type: scalar, kind, 2 bytes 0 */
-    NSEC = 6,        /* sections this version knows; 'externs' (the last)
-                        is written only when the module has some, so
-                        files without host calls are as before */
+    BREC = 24,       /* by-value parameter: kernel, param, size, align,
+                        type, layout */
+    NSEC = 7,        /* sections this version knows; 'externs' is written
+                        only when the module has some or has 'byval' (the
+                        last), which is written only when a kernel has a
+                        by-value parameter, so files without them are as
+                        before */
 };
 
 static const uint32_t sec_ids[NSEC] = {
@@ -55,10 +59,28 @@ static uint32_t get32(const uint8_t *p) { return (uint32_t)le_load(p, 4); }
 
 /* ---- writer ---- */
 
+/* The byval section: a count, then a record per by-value parameter. */
+static void write_byval(const bc_module *m, uint8_t *p, uint32_t n)
+{
+    put32(p, n);
+    p += 4;
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        for (uint32_t j = 0; j < m->kernels[i].nparams; j++) {
+            const bc_byval *v = &m->kernels[i].params[j].byval;
+            if (!v->size)
+                continue;
+            put32(p, i), put32(p + 4, j), put32(p + 8, v->size);
+            put32(p + 12, v->align), put32(p + 16, v->type);
+            put32(p + 20, v->layout);
+            p += BREC;
+        }
+}
+
 int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
 {
-    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4}, off[NSEC];
-    const int nsec = m->nexterns ? NSEC : NSEC - 1;
+    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4, 4};
+    uint64_t off[NSEC];
+    uint32_t nbyval = 0;
     if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
         (m->nkernels && !m->kernels) || (m->nexterns && !m->externs))
         return -1;
@@ -74,9 +96,13 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
             return -1;
         size[2] += KREC + (uint64_t)k->nparams * PREC +
                    (uint64_t)k->nregs * RREC;
+        for (uint32_t j = 0; j < k->nparams; j++)
+            nbyval += k->params[j].byval.size != 0;
         size[3] += (uint64_t)k->ncode * 4;
         size[4] += (uint64_t)k->nlines * LREC;
     }
+    size[6] += (uint64_t)nbyval * BREC;
+    const int nsec = nbyval ? NSEC : m->nexterns ? NSEC - 1 : NSEC - 2;
     /* Sections start 4-aligned so code words are aligned in a mapped
      * file; the file ends where the last section does. */
     uint64_t end = HDR + nsec * SECENT;
@@ -140,7 +166,9 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
             put32(lines + 4, k->lines[j].line);
         }
     }
-    if (m->nexterns) {
+    if (nbyval)
+        write_byval(m, b + off[6], nbyval);
+    if (nsec > NSEC - 2) {
         p = b + off[5];
         put32(p, m->nexterns);
         p += 4;
@@ -351,6 +379,38 @@ static int read_externs(rd *r, bc_module *m, cur *xc)
     return 0;
 }
 
+/* The byval section (absent: none). Meaning is the verifier's. */
+static int read_byval(rd *r, bc_module *m, cur *c)
+{
+    const uint8_t *b = r->buf;
+    if (c->end == c->pos)
+        return 0;
+    if (!left(c, 4))
+        return rerr(r, "section 'byval' at 0x%zx is too short", c->pos);
+    uint32_t n = get32(b + c->pos);
+    c->pos += 4;
+    if (c->end - c->pos != (uint64_t)n * BREC)
+        return rerr(r, "section 'byval': %u records need %llu bytes, it "
+                       "has %zu", n, (unsigned long long)n * BREC,
+                    c->end - c->pos);
+    for (uint32_t i = 0; i < n; i++, c->pos += BREC) {
+        const uint8_t *p = b + c->pos;
+        uint32_t k = get32(p), j = get32(p + 4);
+        if (k >= m->nkernels || j >= m->kernels[k].nparams)
+            return rerr(r, "byval record %u at 0x%zx: no parameter %u of "
+                           "kernel %u", i, c->pos, j, k);
+        bc_byval *v = &m->kernels[k].params[j].byval;
+        if (v->size)
+            return rerr(r, "byval record %u at 0x%zx: parameter %u of "
+                           "kernel %u twice", i, c->pos, j, k);
+        *v = (bc_byval){get32(p + 8), get32(p + 12), get32(p + 16),
+                        get32(p + 20)};
+        if (!v->size)
+            return rerr(r, "byval record %u at 0x%zx: size 0", i, c->pos);
+    }
+    return 0;
+}
+
 /* A section's name for messages: known ones by name, others in hex. */
 static const char *sec_name(uint32_t id, char buf[16])
 {
@@ -435,7 +495,8 @@ static int parse(rd *r, bc_module *m)
     if (copy_out(r, sec[1].pos, m->nconst, &m->consts))
         return -1;
     return read_kernels(r, m, &sec[2], &sec[3], &sec[4]) ||
-           read_externs(r, m, &sec[5]) ? -1 : 0;
+           read_externs(r, m, &sec[5]) || read_byval(r, m, &sec[6]) ? -1
+                                                                  : 0;
 }
 
 int bc_read(const uint8_t *buf, size_t len, bc_module *m, char *err,

@@ -132,10 +132,24 @@ typedef struct {
 
 enum { BC_REGF_TEMP = 1, BC_REGF_CONSTPTR = 2 /* pointer to const data */ };
 
+/* A struct or union passed to a kernel by value (docs/bytecode.md,
+ * "By-value parameters"): the parameter is a `constant` pointer to a copy
+ * of the argument's `size` bytes. size 0: an ordinary parameter (then
+ * every field is 0). */
+typedef struct {
+    uint32_t size;    /* bytes, at most BC_MAX_BYVAL */
+    uint32_t align;   /* a power of two, at most 128; size a multiple */
+    uint32_t type;    /* string: the declared type ("struct foo", "Rec") */
+    uint32_t layout;  /* string: its members (vm/layout.h); "": unknown */
+} bc_byval;
+
+enum { BC_MAX_BYVAL = 1 << 16 };
+
 /* A parameter of a kernel: names a register. */
 typedef struct {
     uint32_t name;
     uint32_t reg;
+    bc_byval byval;
 } bc_param;
 
 typedef struct {

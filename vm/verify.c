@@ -1,12 +1,11 @@
 /* The verifier: everything the interpreter trusts, checked once on load.
- *
  * It guards safety, not OpenCL typing: operand kinds, element sizes and
  * component counts per the TYPES letters of vm/opcodes.def, the op-specific
- * rules of the X letters, register declarations, and structured control
- * flow with every jump exactly at its matching instruction. After it, the
- * interpreter checks only memory bounds, alignment and barriers.
- * docs/bytecode.md lists the rules; each check here has a test in
- * tests/unit/test_verify.c that fails without it. */
+ * rules of the X letters, register declarations (by-value parameters:
+ * vm/layout.c), and structured control flow with every jump exactly at its
+ * matching instruction. After it, the interpreter checks only memory
+ * bounds, alignment and barriers. docs/bytecode.md lists the rules; each
+ * check has a test in tests/unit/test_verify.c that fails without it. */
 #include "vm/bcfile.h"
 
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 
 #include "stdlib/convert.h"
 #include "stdlib/mathfn.h"
+#include "vm/layout.h"
 #include "vm/printf.h"
 #include "vm/vsync.h"
 
@@ -38,10 +38,7 @@ static const char *const space_names[] = {
 };
 enum { NSPACE = sizeof space_names / sizeof space_names[0] };
 
-const char *bc_space_name(unsigned space)
-{
-    return space < NSPACE ? space_names[space] : "?";
-}
+const char *bc_space_name(unsigned s) { return s < NSPACE ? space_names[s] : "?"; }
 
 static int verr(vctx *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -280,6 +277,7 @@ static int check_decls(vctx *v, bc_facts *f)
         return verr(v, "%u registers (at most %u)", k->nregs, BC_MAX_REGS);
     for (uint32_t i = 0; i < k->nparams; i++) {
         const bc_param *p = &k->params[i];
+        char why[200];
         if (check_str(v, p->name, "param", i))
             return -1;
         if (p->reg >= k->nregs)
@@ -289,6 +287,8 @@ static int check_decls(vctx *v, bc_facts *f)
         if (r->init != BC_INIT_PARAM || r->arg != i)
             return verr(v, "param %u: register %u is not initialised from "
                            "param %u", i, p->reg, i);
+        if (lay_check_param(v->m, p, r, why, sizeof why))
+            return verr(v, "param %u: %s", i, why);
     }
     for (uint32_t i = 0; i < k->nregs; i++)
         if (check_reg(v, i, f))

@@ -508,9 +508,8 @@ void sx_copy(SX *x, bool sized)
         copy_bytes(x, dp, di, sp, si, size, al);
 }
 
-uint32_t sx_byval(SX *x, uint32_t i, uint32_t t)
+uint32_t sx_byval(SX *x, uint32_t sp, uint32_t si, uint32_t t)
 {
-    uint32_t si, sp = sx_addr(x, sx_val(x, i), i, &si);
     uint64_t size = spv_layout(&x->m, x->at, t).size;
     int32_t reg = sx_agg_var(x, t, BC_PRIVATE, NULL, "byval");
     if (reg < 0)

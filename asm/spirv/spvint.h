@@ -177,6 +177,10 @@ bool spv_is_agg(const spv_mod *m, uint32_t t);
  * pointer (its slot); uchar for structs and arrays of them
  * (byte-addressed). */
 ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t);
+/* The layout string (vm/layout.h) of aggregate t, whose spv_layout has
+ * been taken: malloc'd, "" when it has more than LAY_MAX_ITEMS items;
+ * NULL when memory ran out. */
+char *spv_layout_text(spv_mod *m, uint32_t at, uint32_t t);
 
 /* ---- cfg.c ---- */
 
@@ -354,10 +358,10 @@ bool sx_ptrdiff(SX *x);
 void sx_chain(SX *x, bool ptr);
 /* OpCopyMemory (sized: OpCopyMemorySized) at x->at. */
 void sx_copy(SX *x, bool sized);
-/* A by-value aggregate argument (operand i of the call, a pointer to type
- * t): a private copy for the callee, whose writes must not reach the
+/* A by-value aggregate argument (at pointer register sp, index si, of
+ * type t): a private copy for the callee, whose writes must not reach the
  * caller's; returns the copy's pointer register. */
-uint32_t sx_byval(SX *x, uint32_t i, uint32_t t);
+uint32_t sx_byval(SX *x, uint32_t sp, uint32_t si, uint32_t t);
 /* Stores constant cid of type t at (base, idx), aligned to align. */
 void sx_store_const(SX *x, uint32_t base, uint32_t idx, uint32_t cid,
                     uint32_t t, uint64_t align);

@@ -8,6 +8,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "asm/spirv/spvint.h"
+#include "vm/layout.h"
 
 static enum ty_scalar int_scalar(spv_mod *m, uint32_t at, uint32_t bits)
 {
@@ -327,4 +328,79 @@ ty_t spv_memty(spv_mod *m, uint32_t at, uint32_t t)
     if (ty->kind == SK_PTR)   /* a pointer's 8-byte slot (LDP, STP) */
         return (ty_t){TY_ULONG, 1};
     return (ty_t){TY_UCHAR, 1};
+}
+
+/* ---- the layout string of a by-value kernel parameter ---- */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+    unsigned items;
+    bool over, nomem;
+} lbuf;
+
+static void lput(lbuf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->over || b->nomem)
+        return;
+    if (b->n + k + 1 > b->cap) {
+        size_t cap = (b->n + k + 1) * 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->nomem = true;
+            return;
+        }
+        b->s = p, b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, k + 1);
+    b->n += k;
+}
+
+static void ltext(spv_mod *m, uint32_t at, uint32_t t, uint64_t off,
+                  lbuf *b)
+{
+    const spv_type *ty = spv_typ(m, at, t);
+    if (b->over || ++b->items >= LAY_MAX_ITEMS) {
+        b->over = true;
+        return;
+    }
+    if (ty->kind == SK_ARRAY || ty->kind == SK_STRUCT) {
+        bool arr = ty->kind == SK_ARRAY;
+        uint64_t n = arr ? ty->count : spv_wc(m, m->def[t]) - 2;
+        uint64_t es = arr ? spv_layout(m, at, ty->elem).size : 0;
+        lput(b, "{");
+        for (uint64_t i = 0; i < n && !b->over; i++) {
+            if (i)
+                lput(b, ",");
+            uint32_t et = arr ? ty->elem : m->w[m->def[t] + 2 + i];
+            ltext(m, at, et, off + (arr ? i * es
+                                        : spv_member(m, at, t, (uint32_t)i)),
+                  b);
+        }
+        lput(b, "}");
+        b->items++;
+        return;
+    }
+    /* a leaf: integers signed as C's are by default (a literal of either
+     * sign's range is taken); a pointer, which OpenCL C does not allow in
+     * a kernel argument, its 8 bytes */
+    ty_t lt = ty->kind == SK_PTR ? (ty_t){TY_ULONG, 1} : ty->ty;
+    if (ty->kind != SK_PTR && !ty_is_float((enum ty_scalar)lt.s))
+        lt.s = ty_signed_of((enum ty_scalar)lt.s);
+    char item[48], tn[TY_NAME_MAX];
+    snprintf(item, sizeof item, "%llu:%s", (unsigned long long)off,
+             ty_name(lt, tn));
+    lput(b, item);
+}
+
+char *spv_layout_text(spv_mod *m, uint32_t at, uint32_t t)
+{
+    lbuf b = {0};
+    ltext(m, at, t, 0, &b);
+    if (b.nomem || b.over || !b.s) {
+        free(b.s);
+        return b.nomem ? NULL : strdup("");
+    }
+    return b.s;
 }

@@ -274,7 +274,8 @@ static void call(SX *x)
         if (m->deco[f->params[i]].byval) {   /* a struct or union by value */
             const spv_type *pt = spv_typ(m, x->at, spv_type_of(m, x->at,
                                                                spv_id(m, x->at, 4 + i)));
-            fr->v[f->params[i]] = sv((int32_t)sx_byval(x, 4 + i, pt->elem),
+            uint32_t si, sp = sx_addr(x, v, 4 + i, &si);
+            fr->v[f->params[i]] = sv((int32_t)sx_byval(x, sp, si, pt->elem),
                                      VK_REG, 0);
         } else if (v->kind == VK_NONE || v->kind == VK_CHAIN)
             fr->v[f->params[i]] = sv((int32_t)sx_reg(x, 4 + i),
@@ -632,6 +633,61 @@ static ty_t declared(const char *name, ty_t t)
     return t;
 }
 
+/* Does function f use id other than as an argument of a call? */
+static bool used_here(spv_mod *m, const spv_func *f, uint32_t id)
+{
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
+             at += spv_wc(m, at)) {
+            uint32_t op = spv_op(m, at), wc = spv_wc(m, at);
+            for (uint32_t i = 1; i < wc && op != SpvOpFunctionCall; i++)
+                if (spv_word(m, at, i) == id && op != SpvOpLine &&
+                    op != SpvOpExtInst)
+                    return true;
+        }
+    return false;
+}
+
+/* Kernel parameter i (id), a struct or union of type t passed by value
+ * (clang's byval pointer): a `constant` pointer to the argument's bytes,
+ * with its size, alignment, declared type name tn and member layout in
+ * the module (bc_byval); copied into private memory first where the
+ * kernel itself uses it (the calls it is passed to copy it anyway). */
+static void byval_param(SX *x, uint32_t i, uint32_t id, uint32_t t,
+                        const char *tn)
+{
+    spv_mod *m = &x->m;
+    spv_lay l = spv_layout(m, x->at, t);
+    if (l.size > BC_MAX_BYVAL)
+        sx_refuse(x, "kernel parameter %u ('%s'): a struct of %llu bytes "
+                  "by value (at most %d)", i + 1, m->names[id] ? m->names[id]
+                  : "?", (unsigned long long)l.size, BC_MAX_BYVAL);
+    bc_reg r = {0};
+    r.init = BC_INIT_PARAM, r.arg = i, r.kind = BC_REG_PTR;
+    r.space = BC_CONSTANT, r.type = spv_memty(m, x->at, t);
+    r.flags = BC_REGF_CONSTPTR;
+    int32_t reg = sx_named(x, m->names[id], r);
+    if (reg < 0) {
+        char pn[32];
+        snprintf(pn, sizeof pn, "arg%u", i + 1);
+        reg = sx_named(x, pn, r);
+    }
+    char *lt = spv_layout_text(m, x->at, t);
+    if (reg < 0 || !lt || !kb_param(x->a, (uint32_t)reg)) {
+        free(lt);
+        spv_fail(m, x->at, "out of memory");
+    }
+    bc_byval b = {(uint32_t)l.size, (uint32_t)l.align,
+                  kb_str(x->a, tn, strlen(tn)), kb_str(x->a, lt, strlen(lt))};
+    free(lt);
+    kb_byval(x->a, b);
+    x->fr->v[id] = sv(reg, VK_REG, 0);
+    if (used_here(m, x->fr->f, id))
+        x->fr->v[id] = sv((int32_t)sx_byval(x, (uint32_t)reg,
+                                            sx_const(x, TY(TY_INT, 1), 0), t),
+                          VK_REG, 0);
+}
+
 static void params(SX *x, const spv_entry *e, const spv_func *f)
 {
     spv_mod *m = &x->m;
@@ -646,11 +702,12 @@ static void params(SX *x, const spv_entry *e, const spv_func *f)
         item(quals, i, qn, sizeof qn);
         bc_reg r = {0};
         r.init = BC_INIT_PARAM, r.arg = i;
+        if (t->kind == SK_PTR && t->space == SPV_SC_FUNCTION &&
+            m->deco[id].byval) {
+            byval_param(x, i, id, t->elem, tn);
+            continue;
+        }
         if (t->kind == SK_PTR) {
-            if (t->space == SPV_SC_FUNCTION)   /* clang's byval */
-                sx_refuse(x, "kernel parameter %u ('%s'): a struct passed "
-                          "by value is not supported yet", i + 1,
-                          m->names[id] ? m->names[id] : "?");
             if (t->space > BC_LOCAL)
                 sx_refuse(x, "kernel parameter %u: a pointer to private or "
                           "generic memory", i + 1);

@@ -46,7 +46,7 @@ static uint32_t reg(bc_module *m, bc_kernel *k, const char *name, uint8_t s,
                                  (uint8_t)init, 0, arg};
     if (init == BC_INIT_PARAM) {
         k->params = grow(k->params, (k->nparams + 1) * sizeof *k->params);
-        k->params[k->nparams++] = (bc_param){nm, k->nregs};
+        k->params[k->nparams++] = (bc_param){nm, k->nregs, {0, 0, 0, 0}};
     }
     return k->nregs++;
 }

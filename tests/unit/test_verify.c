@@ -87,7 +87,7 @@ static uint32_t param(uint32_t r)
     bc_kernel *k = K();
     uint32_t nm = str("p");
     k->params = grow(k->params, (k->nparams + 1) * sizeof *k->params);
-    k->params[k->nparams] = (bc_param){nm, r};
+    k->params[k->nparams] = (bc_param){nm, r, {0, 0, 0, 0}};
     k->regs[r].init = BC_INIT_PARAM;
     k->regs[r].arg = k->nparams;
     return k->nparams++;
