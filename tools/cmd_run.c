@@ -15,6 +15,7 @@
 #include "vm/native.h"
 #include "stdlib/profile.h"
 #include "tools/runargs.h"
+#include "tools/structarg.h"
 #include "tools/value.h"
 #include "vm/vm.h"
 
@@ -364,8 +365,7 @@ static int check_outputs(options *o, const bc_module *m, const bc_kernel *k,
         if (g->kind != BC_REG_PTR || g->space == BC_LOCAL)
             return err("%s %s: '%.*s' is not a global or constant buffer "
                        "(%s)", opt, out->name, (int)out->nlen, out->name,
-                       ra_decl(g, bc_str(m, k->params[out->param].name), pd,
-                            sizeof pd));
+                       ra_decl(m, k, out->param, pd, sizeof pd));
         if (!out->typed)
             out->type = g->type;
         uint64_t size = args[out->param].size, es = ty_sizeof(out->type);
@@ -510,14 +510,13 @@ static int run(int argc, char **argv, run_state *s)
     int missing = 0;
     for (uint32_t p = 0; p < k->nparams && !rc; p++)
         if (!given[p]) {
-            const bc_reg *g = &k->regs[k->params[p].reg];
             const char *pn = bc_str(m, k->params[p].name);
             char form[160];
             if (!missing++)
                 err("kernel '%s' needs these arguments:", kn);
-            snprintf(form, sizeof form, "%s=%s", pn, ra_form_of(g));
+            snprintf(form, sizeof form, "%s=%s", pn, ra_form_of(k, p));
             fprintf(stderr, "  --arg %-24s (%s)\n", form,
-                    ra_decl(g, pn, pd, sizeof pd));
+                    ra_decl(m, k, p, pd, sizeof pd));
             size_t at = strlen(last_err);   /* --json's message: all */
             snprintf(last_err + at, sizeof last_err - at, " --arg %s (%s)",
                      form, pd);
@@ -526,9 +525,8 @@ static int run(int argc, char **argv, run_state *s)
         rc = 2;
     for (uint32_t p = 0; p < k->nparams && !rc; p++) {
         const char *name = bc_str(m, k->params[p].name);
-        if (ra_make_arg(&k->regs[k->params[p].reg], name,
-                        given[p] + strlen(name) + 1, &s->args[p], why,
-                        sizeof why))
+        if (ra_make_arg(m, k, p, given[p] + strlen(name) + 1, &s->args[p],
+                        why, sizeof why))
             rc = err("%s", why);
     }
     free(given);
@@ -557,6 +555,10 @@ static int run(int argc, char **argv, run_state *s)
         const output *out = &o->outs[i];
         if (out->path)
             rc |= write_out(out, &s->args[out->param]);
+        else if (!o->json && k->params[out->param].byval.size && !out->typed)
+            printf("%.*s = ", (int)out->nlen, out->name),
+            sa_print(stdout, m, &k->params[out->param],
+                     s->args[out->param].data, out->hex ? VAL_HEX : 0);
         else if (!o->json)
             print_out(out, &s->args[out->param]);
     }

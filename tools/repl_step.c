@@ -60,8 +60,7 @@ static void show_kernel(repl *r)
     printf("kernel %s(", bc_str(&r->m, k->name));
     for (uint32_t i = 0; i < k->nparams; i++)
         printf("%s%s", i ? ", " : "",
-               ra_decl(&k->regs[k->params[i].reg],
-                       bc_str(&r->m, k->params[i].name), pd, sizeof pd));
+               ra_decl(&r->m, k, i, pd, sizeof pd));
     printf(")\n");
 }
 
@@ -219,8 +218,8 @@ int rc_arg(repl *r, char *args)
     /* build it once now, so a bad value is reported here */
     const char *name = bc_str(&r->m, k->params[p].name);
     vm_arg a = {0};
-    int rc = ra_make_arg(&k->regs[k->params[p].reg], name,
-                         args + strlen(name) + 1, &a, why, sizeof why);
+    int rc = ra_make_arg(&r->m, k, p, args + strlen(name) + 1, &a, why,
+                         sizeof why);
     free(a.data);
     if (rc)
         return repl_err(r, "%s", why);
@@ -344,13 +343,12 @@ static int start(repl *r)
     int missing = 0;
     for (uint32_t p = 0; p < k->nparams; p++)
         if (!r->argtext[p]) {
-            const bc_reg *g = &k->regs[k->params[p].reg];
             const char *pn = bc_str(m, k->params[p].name);
             if (!missing++)
                 repl_err(r, "kernel '%s' needs these arguments:",
                          bc_str(m, k->name));
-            printf("  arg %s=%s  (%s)\n", pn, ra_form_of(g),
-                   ra_decl(g, pn, pd, sizeof pd));
+            printf("  arg %s=%s  (%s)\n", pn, ra_form_of(k, p),
+                   ra_decl(m, k, p, pd, sizeof pd));
         }
     if (missing)
         return -1;
@@ -358,9 +356,8 @@ static int start(repl *r)
         return repl_err(r, "out of memory");
     for (uint32_t p = 0; p < k->nparams; p++) {
         const char *pn = bc_str(m, k->params[p].name);
-        if (ra_make_arg(&k->regs[k->params[p].reg], pn,
-                        r->argtext[p] + strlen(pn) + 1, &s->args[p], why,
-                        sizeof why))
+        if (ra_make_arg(m, k, p, r->argtext[p] + strlen(pn) + 1,
+                        &s->args[p], why, sizeof why))
             return repl_err(r, "%s", why);
     }
     r->nd.threads = 1;

@@ -13,6 +13,7 @@
 #include "vm/bcfile.h"
 #include "tools/file.h"
 #include "tools/npy.h"
+#include "tools/structarg.h"
 #include "asm/lit.h"
 #include "tools/value.h"
 
@@ -243,11 +244,16 @@ void ra_param_list(const bc_kernel *k, const bc_module *m, char *buf,
         snprintf(buf, len, "none");
 }
 
-char *ra_decl(const bc_reg *g, const char *name, char *buf, size_t len)
+char *ra_decl(const bc_module *m, const bc_kernel *k, uint32_t p, char *buf,
+              size_t len)
 {
+    const bc_reg *g = &k->regs[k->params[p].reg];
+    const char *name = bc_str(m, k->params[p].name);
     char tn[TY_NAME_MAX];
     ty_name(g->type, tn);
-    if (g->kind == BC_REG_VALUE)
+    if (k->params[p].byval.size)
+        snprintf(buf, len, "%s %s", bc_str(m, k->params[p].byval.type), name);
+    else if (g->kind == BC_REG_VALUE)
         snprintf(buf, len, "%s %s", tn, name);
     else
         snprintf(buf, len, "%s %s%s *%s", bc_space_name(g->space),
@@ -256,9 +262,11 @@ char *ra_decl(const bc_reg *g, const char *name, char *buf, size_t len)
     return buf;
 }
 
-const char *ra_form_of(const bc_reg *g)
+const char *ra_form_of(const bc_kernel *k, uint32_t p)
 {
-    return g->kind == BC_REG_VALUE ? "LITERAL"
+    const bc_reg *g = &k->regs[k->params[p].reg];
+    return k->params[p].byval.size ? "{VALUES}|@FILE"
+           : g->kind == BC_REG_VALUE ? "LITERAL"
            : g->space == BC_LOCAL  ? "local:BYTES"
                                    : "@FILE|zeros:BYTES";
 }
@@ -314,14 +322,43 @@ static int npy_arg(const bc_reg *g, const char *name, const char *v,
     return 0;
 }
 
-int ra_make_arg(const bc_reg *g, const char *name, const char *v,
-                vm_arg *a, char *why, size_t len)
+/* A struct or union by value: a brace list (tools/structarg.h), or a
+ * file of exactly its bytes. */
+static int byval_arg(const bc_module *m, const bc_param *p, const char *name,
+                     const char *v, vm_arg *a, char *why, size_t len)
 {
+    uint32_t size = p->byval.size;
+    if (v[0] == '@') {
+        size_t fl;
+        uint8_t *d = file_read(v + 1, &fl);
+        if (!d)
+            return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
+                        v, v + 1, strerror(errno));
+        a->data = d, a->size = fl;
+        if (fl != size)
+            return fail(why, len, "--arg %s=%s: the file has %zu bytes, %s "
+                        "has %u", name, v, fl, bc_str(m, p->byval.type),
+                        size);
+        return 0;
+    }
+    if (!(a->data = malloc(size)))
+        return fail(why, len, "out of memory");
+    a->size = size;
+    return sa_parse(m, p, name, v, a->data, why, len);
+}
+
+int ra_make_arg(const bc_module *m, const bc_kernel *k, uint32_t p,
+                const char *v, vm_arg *a, char *why, size_t len)
+{
+    const bc_reg *g = &k->regs[k->params[p].reg];
+    const char *name = bc_str(m, k->params[p].name);
     char pd[128];
-    ra_decl(g, name, pd, sizeof pd);
+    ra_decl(m, k, p, pd, sizeof pd);
     uint64_t n;
     bool isfile = v[0] == '@', iszeros = !strncmp(v, "zeros:", 6),
          islocal = !strncmp(v, "local:", 6);
+    if (k->params[p].byval.size)
+        return byval_arg(m, &k->params[p], name, v, a, why, len);
     if (g->kind == BC_REG_VALUE) {
         if (isfile || iszeros || islocal)
             return fail(why, len, "--arg %s=%s: '%s' is a value (%s): give "

@@ -57,20 +57,23 @@ int ra_param_of(const bc_kernel *k, const bc_module *m, const char *name,
 void ra_param_list(const bc_kernel *k, const bc_module *m, char *buf,
                    size_t len);
 
-/* A parameter's declaration: "global const float *x", "uint n". */
-char *ra_decl(const bc_reg *g, const char *name, char *buf, size_t len);
+/* Parameter p's declaration: "global const float *x", "uint n", "struct
+ * foo s" (by value). */
+char *ra_decl(const bc_module *m, const bc_kernel *k, uint32_t p, char *buf,
+              size_t len);
 
-/* What --arg takes for it: "LITERAL", "local:BYTES", "@FILE|zeros:BYTES". */
-const char *ra_form_of(const bc_reg *g);
+/* What --arg takes for it: "LITERAL", "local:BYTES", "@FILE|zeros:BYTES",
+ * "{VALUES}|@FILE" (by value). */
+const char *ra_form_of(const bc_kernel *k, uint32_t p);
 
 /* The parameter an --arg NAME=VALUE text names. */
 int ra_arg_param(const bc_module *m, const bc_kernel *k, const char *nv,
                  uint32_t *p, char *why, size_t len);
 
-/* Builds the argument of parameter g (called name) from VALUE text; a->data
- * is malloc'd (free it). */
-int ra_make_arg(const bc_reg *g, const char *name, const char *v,
-                vm_arg *a, char *why, size_t len);
+/* Builds the argument of parameter p from VALUE text; a->data is
+ * malloc'd (free it). */
+int ra_make_arg(const bc_module *m, const bc_kernel *k, uint32_t p,
+                const char *v, vm_arg *a, char *why, size_t len);
 
 /* --print NAME[:TYPE][:hex]: the name's length, the type if one was
  * given, and the hex flag. */
