@@ -153,9 +153,14 @@ static bool layout(vm_prog *p, const uint8_t *written, const uint8_t *reset,
         const bc_reg *g = &k->regs[x];
         uint8_t *d = p->tmpl + p->regoff[x];
         if (g->kind == BC_REG_PTR) {
-            /* offsets 0; the buffer id, 0 (null) for an unset pointer */
+            /* offsets 0; the buffer id, 0 (null) for an unset pointer and
+             * for a global or constant parameter given no buffer at all
+             * (no data, no bytes: OpenCL's NULL argument) */
+            uint32_t id = g->init == BC_INIT_PARAM && g->space != BC_LOCAL &&
+                          !p->args[g->arg].data && !p->args[g->arg].size
+                          ? 0 : bufof[x];
             for (uint32_t l = 0; l < W; l++)
-                memcpy(d + 8 * W + 4 * l, &bufof[x], 4);
+                memcpy(d + 8 * W + 4 * l, &id, 4);
             continue;
         }
         unsigned es = ty_scalar_size(g->type.s), rows = ty_lanes(g->type);

@@ -197,6 +197,8 @@ void sx_ptrtou(SX *x)
     spv_mod *m = &x->m;
     uint32_t id = spv_word(m, x->at, 2);
     const spv_func *f = x->fr->f;
+    if (sx_ptrcmp(x))
+        return;
     for (uint32_t b = 0; b < f->nblocks; b++)
         for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
              at += spv_wc(m, at)) {

@@ -11,6 +11,8 @@
  *             register, values computed straight into one
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
+ *   ptrcmp.c  pointer comparisons: a pointer converted to an integer only
+ *             to be compared is its buffer and offset
  *   mem.c     aggregates in memory: access chains, copies, constant
  *             initialisers, module-scope variables, pointer copies
  *   sync.c    atomics and memory fences -> ATOM, FENCE, RFENCE, WFENCE
@@ -336,6 +338,13 @@ uint32_t sx_as(SX *x, uint32_t reg, ty_t want);
 int32_t sx_named(SX *x, const char *name, bc_reg r);
 /* The register holding integer constant v of type t. */
 uint32_t sx_const(SX *x, ty_t t, uint64_t v);
+
+/* ---- ptrcmp.c ---- */
+
+/* OpConvertPtrToU at x->at whose every use is an integer comparison: the
+ * pointer's buffer and offset as a ulong; false, emitting nothing, if it
+ * is not one. */
+bool sx_ptrcmp(SX *x);
 
 /* ---- mem.c ---- */
 

@@ -119,7 +119,7 @@ static uint32_t param(mk_mod *b, const char *name, ty_t t, int kind, int sp)
     uint32_t x = reg(b, name, t, kind, sp, BC_INIT_PARAM, k->nparams);
     k = cur(b);
     k->params = grow(k->params, &b->cap_p, k->nparams + 1, sizeof *k->params);
-    k->params[k->nparams++] = (bc_param){k->regs[x].name, x};
+    k->params[k->nparams++] = (bc_param){k->regs[x].name, x, {0, 0, 0, 0}};
     return x;
 }
 

@@ -91,6 +91,8 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
     if (last <= 0)
         return last < 0 ? CL_INVALID_KERNEL : CL_SUCCESS;
     __atomic_sub_fetch(&k->prog->kernels, 1, __ATOMIC_RELAXED);
+    for (cl_uint i = 0; i < k->nargs; i++)
+        free(k->args[i].byval);
     clReleaseProgram(k->prog);
     free(k->args);
     free(k);
@@ -105,8 +107,17 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     if (i >= k->nargs)
         return CL_INVALID_ARG_INDEX;
     const bc_reg *r = param_reg(k, i);
+    const bc_byval *bv = &k->prog->mod.kernels[k->index].params[i].byval;
     ocl_arg a = {.set = true};
-    if (r->kind == BC_REG_PTR && r->space == BC_LOCAL) {
+    if (bv->size) {   /* a struct or union by value: its bytes */
+        if (size != bv->size)
+            return CL_INVALID_ARG_SIZE;
+        if (!value)
+            return CL_INVALID_ARG_VALUE;
+        if (!(a.byval = malloc(size)))
+            return CL_OUT_OF_HOST_MEMORY;
+        memcpy(a.byval, value, size);
+    } else if (r->kind == BC_REG_PTR && r->space == BC_LOCAL) {
         if (value)
             return CL_INVALID_ARG_VALUE;
         if (!size)
@@ -126,6 +137,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
             return CL_INVALID_ARG_VALUE;
         memcpy(a.value, value, size);
     }
+    free(k->args[i].byval);
     k->args[i] = a;
     return CL_SUCCESS;
 }
@@ -199,9 +211,11 @@ typedef struct {
 static void launch_free(ocl_cmd *c)
 {
     launch *l = c->arg;
-    for (cl_uint i = 0; i < l->nargs; i++)
+    for (cl_uint i = 0; i < l->nargs; i++) {
         if (l->args[i].mem)
             clReleaseMemObject(l->args[i].mem);
+        free(l->args[i].byval);
+    }
     clReleaseKernel(l->k);
     free(l->args);
     free(l);
@@ -217,7 +231,10 @@ static cl_int launch_run(ocl_cmd *c)
     for (cl_uint i = 0; i < l->nargs; i++) {
         const ocl_arg *a = &l->args[i];
         const bc_reg *r = param_reg(l->k, i);
-        if (r->kind == BC_REG_PTR && r->space == BC_LOCAL)
+        const bc_param *p = &l->k->prog->mod.kernels[l->k->index].params[i];
+        if (p->byval.size)
+            va[i] = (vm_arg){a->byval, p->byval.size};
+        else if (r->kind == BC_REG_PTR && r->space == BC_LOCAL)
             va[i] = (vm_arg){NULL, a->local};
         else if (r->kind == BC_REG_PTR)   /* a NULL buffer: no bytes */
             va[i] = a->mem ? (vm_arg){a->mem->data, a->mem->size}
@@ -314,6 +331,18 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
     }
     l->k = k, l->nargs = k->nargs;
     memcpy(l->args, k->args, k->nargs * sizeof *k->args);
+    for (cl_uint i = 0; i < l->nargs; i++) {
+        const bc_byval *bv = &k->prog->mod.kernels[k->index].params[i].byval;
+        l->args[i].byval = bv->size ? malloc(bv->size) : NULL;
+        if (bv->size && !l->args[i].byval) {
+            while (i--)
+                free(l->args[i].byval);
+            free(l->args), free(l);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+        if (bv->size)
+            memcpy(l->args[i].byval, k->args[i].byval, bv->size);
+    }
     clRetainKernel(k);
     for (cl_uint i = 0; i < l->nargs; i++)
         if (l->args[i].mem)
@@ -354,12 +383,14 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
         [BC_CONSTANT] = CL_KERNEL_ARG_ADDRESS_CONSTANT,
         [BC_LOCAL] = CL_KERNEL_ARG_ADDRESS_LOCAL,
         [BC_PRIVATE] = CL_KERNEL_ARG_ADDRESS_PRIVATE};
+    const bc_byval *bv = &bk->params[i].byval;
     cl_kernel_arg_address_qualifier a =
-        r->kind == BC_REG_PTR ? aq[r->space] : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+        r->kind == BC_REG_PTR && !bv->size ? aq[r->space]
+                                           : CL_KERNEL_ARG_ADDRESS_PRIVATE;
     cl_kernel_arg_access_qualifier acc = CL_KERNEL_ARG_ACCESS_NONE;
     cl_kernel_arg_type_qualifier tq =
-        r->kind == BC_REG_PTR && ((r->flags & BC_REGF_CONSTPTR) ||
-                                  r->space == BC_CONSTANT)
+        r->kind == BC_REG_PTR && !bv->size &&
+        ((r->flags & BC_REGF_CONSTPTR) || r->space == BC_CONSTANT)
             ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE;
     char tn[TY_NAME_MAX + 2];
     switch (what) {
@@ -370,6 +401,8 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
     case CL_KERNEL_ARG_TYPE_QUALIFIER:
         return ocl_info(size, value, ret, &tq, sizeof tq);
     case CL_KERNEL_ARG_TYPE_NAME:
+        if (bv->size)
+            return ocl_info_str(size, value, ret, bc_str(m, bv->type));
         ty_name(r->type, tn);
         if (r->kind == BC_REG_PTR)
             strcat(tn, "*");

@@ -204,12 +204,14 @@ int ocl_keep_binary(cl_program p, FILE *diag);
 int ocl_link_objects(cl_program p, const uint8_t *const *objs,
                      const size_t *lens, int n, bool library, FILE *diag);
 
-/* A kernel argument as set: a buffer (or NULL), a local size, a value. */
+/* A kernel argument as set: a buffer (or NULL), a local size, a value, a
+ * struct by value (bytes, malloc'd: byval of its size). */
 typedef struct {
     bool set;
     cl_mem mem;
     size_t local;
     uint8_t value[128];
+    uint8_t *byval;
 } ocl_arg;
 
 struct _cl_kernel {
