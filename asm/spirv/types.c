@@ -357,6 +357,32 @@ static void lput(lbuf *b, const char *s)
     b->n += k;
 }
 
+/* Is member j of struct t a uchar array clang added as padding: the
+ * struct laid out without it has every other member where it is, and
+ * its size? (A member the source declared so is taken for padding too.) */
+static bool padding(spv_mod *m, uint32_t at, uint32_t t, uint32_t j)
+{
+    uint32_t d = m->def[t], n = spv_wc(m, d) - 2;
+    const spv_type *mt = spv_typ(m, at, m->w[d + 2 + j]);
+    if (mt->kind != SK_ARRAY || spv_typ(m, at, mt->elem)->kind != SK_INT ||
+        ty_scalar_size((enum ty_scalar)spv_typ(m, at, mt->elem)->ty.s) != 1)
+        return false;
+    uint64_t off = 0, align = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == j)
+            continue;
+        spv_lay l = spv_layout(m, at, m->w[d + 2 + i]);
+        if (m->deco[t].packed)
+            l.align = 1;
+        off = (off + l.align - 1) / l.align * l.align;
+        if (off != spv_member(m, at, t, i))
+            return false;
+        off += l.size;
+        align = l.align > align ? l.align : align;
+    }
+    return (off + align - 1) / align * align == spv_layout(m, at, t).size;
+}
+
 static void ltext(spv_mod *m, uint32_t at, uint32_t t, uint64_t off,
                   lbuf *b)
 {
@@ -370,9 +396,13 @@ static void ltext(spv_mod *m, uint32_t at, uint32_t t, uint64_t off,
         uint64_t n = arr ? ty->count : spv_wc(m, m->def[t]) - 2;
         uint64_t es = arr ? spv_layout(m, at, ty->elem).size : 0;
         lput(b, "{");
+        bool first = true;
         for (uint64_t i = 0; i < n && !b->over; i++) {
-            if (i)
+            if (!arr && padding(m, at, t, (uint32_t)i))
+                continue;
+            if (!first)
                 lput(b, ",");
+            first = false;
             uint32_t et = arr ? ty->elem : m->w[m->def[t] + 2 + i];
             ltext(m, at, et, off + (arr ? i * es
                                         : spv_member(m, at, t, (uint32_t)i)),

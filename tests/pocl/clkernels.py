@@ -86,7 +86,12 @@ def signature(clvm, path, kernel):
         if kernel and name != kernel:
             continue
         sig = {}
+        # a struct by value, `constant const uchar *s byval(...)`: "byval"
+        params = re.sub(r" byval\(\d+, [^)]*\)", "#", params)
         for p in filter(None, params.split(", ")):
+            if p.endswith("#"):
+                sig[p[:-1].split("*")[-1]] = ("byval", "uchar", 1, True)
+                continue
             m = re.match(r"^(?:(global|local|constant) )?(?:const )?"
                          r"([a-z]+?)(\d*) (\*?)(\w+)$", p)
             if not m:
@@ -118,7 +123,7 @@ def local_size(glob_):
     return [first] + [1] * (len(glob_) - 1)
 
 
-def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
+def pocl_run(cl, np, ctx, queue, path, name, sig, opt, byval):
     """The printed buffers' bytes, as PoCL computes them."""
     with open(path, encoding="utf-8") as f:
         src = f.read()
@@ -131,6 +136,10 @@ def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
     for a in opt["arg"]:
         pname, _, val = a.partition("=")
         space, elem, width, ptr = sig[pname]
+        if space == "byval":   # its bytes as clvm read them (clvm_run)
+            kern.set_arg(list(sig).index(pname),
+                         np.frombuffer(byval[pname], np.uint8))
+            continue
         if not ptr:
             host = value_bytes(np, val, elem, width)
             kern.set_arg(list(sig).index(pname), np.frombuffer(host, np.uint8))
@@ -158,6 +167,9 @@ def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
     out = {}
     for p in opt["print"]:
         pname = p.split(":")[0]
+        if pname in byval:   # an argument by value: as given
+            out[pname] = byval[pname]
+            continue
         host, buf, n = bufs[pname]
         cl.enqueue_copy(queue, host, buf)
         out[pname] = host.tobytes()[:n]
@@ -165,12 +177,16 @@ def pocl_run(cl, np, ctx, queue, path, name, sig, opt):
     return out
 
 
-def clvm_run(clvm, path, args, opt, tmp):
-    """The printed buffers' bytes, as clvm computes them."""
+def clvm_run(clvm, path, args, opt, tmp, sig):
+    """The printed buffers' bytes, as clvm computes them, and the bytes of
+    the structs passed by value, as clvm reads them."""
     outs = []
     for p in opt["print"]:
         pname = p.split(":")[0]
         outs += ["--out", f"{pname}={os.path.join(tmp, pname)}.bin"]
+    byval = [n for n, s in sig.items() if s[0] == "byval"]
+    for pname in byval:
+        outs += ["--out", f"{pname}={os.path.join(tmp, pname)}.arg"]
     r = subprocess.run([clvm, "run", os.path.relpath(path, ROOT)] + args + outs,
                        capture_output=True, text=True, cwd=ROOT)
     if r.returncode == 1:
@@ -183,7 +199,11 @@ def clvm_run(clvm, path, args, opt, tmp):
         pname = p.split(":")[0]
         with open(os.path.join(tmp, pname) + ".bin", "rb") as f:
             res[pname] = f.read()
-    return res
+    args = {}
+    for pname in byval:
+        with open(os.path.join(tmp, pname) + ".arg", "rb") as f:
+            args[pname] = f.read()
+    return res, args
 
 
 def differences(np, sig, ours, theirs):
@@ -234,9 +254,10 @@ def main(argv):
             opt = options(args)
             name, sig = signature(clvm, path, opt.get("kernel"))
             with tempfile.TemporaryDirectory(prefix="clpocl.") as tmp:
-                ours = clvm_run(clvm, path, args, opt, tmp)
+                ours, byval = clvm_run(clvm, path, args, opt, tmp, sig)
             try:
-                theirs = pocl_run(cl, np, ctx, queue, path, name, sig, opt)
+                theirs = pocl_run(cl, np, ctx, queue, path, name, sig, opt,
+                                  byval)
             except cl.Error as e:
                 theirs = {"": f"PoCL: {e}"}
         except Skip as e:
