@@ -66,16 +66,12 @@ STRICTER = ("clvm is stricter: every work-item stores to the same bytes "
 XFAIL = {
     "data-race/uniform_write_race": STRICTER,
     "misc/vector_argument": STRICTER,
-    "alignment/packed":
-        "a struct kernel argument by value is refused",
     "async_copy/async_copy_global_race": MISSED,
     "async_copy/async_copy_local_race": MISSED,
     "atomics/atomic_cmpxchg_write_race": MISSED,
     "atomics/atomic_intergroup_race": MISSED,
     "atomics/atomic_race_after": MISSED,
     "atomics/atomic_race_before": MISSED,
-    "bugs/kernel_struct_argument":
-        "a struct kernel argument by value is refused",
     "bugs/multidim_array_in_struct":
         "refused: an array of arrays in a struct (id not a value, OpAccessChain)",
     "data-race/global_only_fence": MISSED,
@@ -148,7 +144,13 @@ def signature(clvm, bc, kernel):
         if not m or m.group(1) != kernel:
             continue
         params = []
-        for p in filter(None, m.group(2).split(", ")):
+        # a struct by value, `constant const uchar *s byval(...)`: its bytes
+        heads = re.sub(r" byval\(\d+, [^)]*\)", "#", m.group(2))
+        for p in filter(None, heads.split(", ")):
+            if p.endswith("#"):
+                params.append(("byval", "uchar", None, "*",
+                               p[:-1].split("*")[-1]))
+                continue
             pm = PARAM.match(p)
             if not pm:
                 raise Fail(f"parameter '{p}': a type the runner cannot read")
@@ -197,7 +199,12 @@ def command(clvm, bc, sim, params, tmp):
         if elem not in S.TYPES:
             raise Fail(f"parameter '{name}': type {elem} not known to the runner")
         ty = arg.type or elem
-        if not ptr:
+        if space == "byval":
+            path = os.path.join(tmp, f"arg{i}.bin")
+            with open(path, "wb") as f:
+                f.write(S.arg_bytes(arg, ty, False) or b"")
+            value = "@" + path
+        elif not ptr:
             value = literal(arg, elem, int(width or 0))
         elif space == "local":
             value = f"local:{arg.size}"
