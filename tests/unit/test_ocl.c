@@ -659,6 +659,56 @@ static void half_arith(void)
     clReleaseProgram(p);
 }
 
+/* A struct passed by value (its exact size, else CL_INVALID_ARG_SIZE; the
+ * bytes as set at enqueue), its type name, and NULL buffer arguments as
+ * null pointers. */
+static void struct_args(void)
+{
+    typedef struct { cl_char c; cl_float f; cl_int v[2]; cl_double d; } S;
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+        "typedef struct { char c; float f; int2 v; double d; } S;\n"
+        "kernel void k(S s, global float *o, global int *n)\n"
+        "{ o[0] = s.c + s.f + s.v.y + (float)s.d; o[1] = n == 0;\n"
+        "  s.f = 0; o[2] = s.f; }\n";
+    cl_int e;
+    char tn[32] = "";
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    e = clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
+    CHECK(e == CL_SUCCESS, "build a kernel with a struct argument: %d", e);
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    CHECK(e == CL_SUCCESS, "kernel %d", e);
+    S s = {-2, 1.5f, {7, 30}, 0.25}, s2 = {1, 2, {3, 4}, 5};
+    float o[3] = {0};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof o, o, &e);
+    CHECK(clSetKernelArg(k, 0, sizeof s - 8, &s) == CL_INVALID_ARG_SIZE,
+          "a struct argument of the wrong size");
+    CHECK(clSetKernelArg(k, 0, sizeof s, NULL) == CL_INVALID_ARG_VALUE,
+          "a struct argument without a value");
+    CHECK(clSetKernelArg(k, 0, sizeof s, &s) == CL_SUCCESS &&
+          clSetKernelArg(k, 1, sizeof b, &b) == CL_SUCCESS &&
+          clSetKernelArg(k, 2, sizeof(cl_mem), NULL) == CL_SUCCESS,
+          "set the arguments");
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL);
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                       NULL);
+    CHECK(!strcmp(tn, "S") && aq == CL_KERNEL_ARG_ADDRESS_PRIVATE,
+          "struct argument info: '%s' %#x", tn, aq);
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){1}, NULL, 0, NULL,
+                               NULL);
+    clSetKernelArg(k, 0, sizeof s2, &s2);   /* the launch keeps s */
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+    CHECK(e == CL_SUCCESS && o[0] == 29.75f && o[1] == 1 && o[2] == 0,
+          "struct argument: %g %g %g", o[0], o[1], o[2]);
+    clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){1}, NULL, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+    CHECK(o[0] == 12, "the struct set again: %g", o[0]);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+    clReleaseProgram(p);
+}
+
 /* No image support: no formats, no images, no samplers. */
 static void no_images(void)
 {
@@ -702,6 +752,7 @@ int main(int argc, char **argv)
         RUN(compile_link_c);
         RUN(half_arith);
         RUN(no_images);
+        RUN(struct_args);
         RUN(opencl_c);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
