@@ -131,6 +131,15 @@ static int agg(rd *r, bool braced)
             rc = agg(r, true);
         } else if (r->it[r->i].kind == LAY_OPEN) {
             rc = agg(r, false);
+        } else if (*r->at == '{') {   /* C's braces round a scalar */
+            r->at++;
+            space(r);
+            rc = leaf(r);
+            space(r);
+            if (!rc && *r->at != '}')
+                rc = fail(r, "member %u: one value in its braces",
+                          r->leaf);
+            r->at += !rc;
         } else {
             rc = leaf(r);
         }
