@@ -322,6 +322,19 @@ static int npy_arg(const bc_reg *g, const char *name, const char *v,
     return 0;
 }
 
+/* The file of --arg NAME=@FILE (v) into a. */
+static int file_arg(const char *name, const char *v, vm_arg *a, char *why,
+                    size_t len)
+{
+    size_t fl;
+    uint8_t *d = file_read(v + 1, &fl);
+    if (!d)
+        return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name, v,
+                    v + 1, strerror(errno));
+    a->data = d, a->size = fl;
+    return 0;
+}
+
 /* A struct or union by value: a brace list (tools/structarg.h), or a
  * file of exactly its bytes. */
 static int byval_arg(const bc_module *m, const bc_param *p, const char *name,
@@ -329,16 +342,12 @@ static int byval_arg(const bc_module *m, const bc_param *p, const char *name,
 {
     uint32_t size = p->byval.size;
     if (v[0] == '@') {
-        size_t fl;
-        uint8_t *d = file_read(v + 1, &fl);
-        if (!d)
-            return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
-                        v, v + 1, strerror(errno));
-        a->data = d, a->size = fl;
-        if (fl != size)
-            return fail(why, len, "--arg %s=%s: the file has %zu bytes, %s "
-                        "has %u", name, v, fl, bc_str(m, p->byval.type),
-                        size);
+        if (file_arg(name, v, a, why, len))
+            return -1;
+        if (a->size != size)
+            return fail(why, len, "--arg %s=%s: the file has %llu bytes, %s "
+                        "has %u", name, v, (unsigned long long)a->size,
+                        bc_str(m, p->byval.type), size);
         return 0;
     }
     if (!(a->data = malloc(size)))
@@ -400,15 +409,9 @@ int ra_make_arg(const bc_module *m, const bc_kernel *k, uint32_t p,
         a->size = n;
         return 0;
     }
-    if (isfile) {
-        size_t fl;
-        uint8_t *d = file_read(v + 1, &fl);
-        if (!d)
-            return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
-                        v, v + 1, strerror(errno));
-        a->data = d, a->size = fl;
-        return npy_arg(g, name, v, pd, a, why, len);
-    }
+    if (isfile)
+        return file_arg(name, v, a, why, len) ? -1
+               : npy_arg(g, name, v, pd, a, why, len);
     return fail(why, len, "--arg %s=%s: '%s' is a buffer (%s): give @FILE "
                 "or zeros:BYTES", name, v, name, pd);
 }

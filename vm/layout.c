@@ -12,15 +12,13 @@ static int lerr(char *err, size_t errlen, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int lerr(char *err, size_t errlen, size_t at, const char *fmt, ...)
 {
-    if (errlen) {
-        int w = snprintf(err, errlen, "layout at character %zu: ", at);
-        if (w >= 0 && (size_t)w < errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + w, errlen - (size_t)w, fmt, ap);
-            va_end(ap);
-        }
-    }
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (errlen)
+        snprintf(err, errlen, "layout at character %zu: %s", at, what);
     return -1;
 }
 
