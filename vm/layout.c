@@ -122,9 +122,10 @@ int lay_check_param(const bc_module *m, const bc_param *p, const bc_reg *r,
 {
     const bc_byval *b = &p->byval;
     if (!b->size) {
-        if (b->align || b->type || b->layout)
-            return lerr(err, errlen, 0, "by-value fields without a size");
-        return 0;
+        if (!b->align && !b->type && !b->layout)
+            return 0;
+        snprintf(err, errlen, "by-value fields without a size");
+        return -1;
     }
     const char *t = str_at(m, b->type), *l = str_at(m, b->layout);
     if (r->kind != BC_REG_PTR || r->space != BC_CONSTANT)

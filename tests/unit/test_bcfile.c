@@ -158,7 +158,9 @@ static bool module_eq(const bc_module *a, const bc_module *b)
             return false;
         for (uint32_t j = 0; j < x->nparams; j++)
             if (x->params[j].name != y->params[j].name ||
-                x->params[j].reg != y->params[j].reg)
+                x->params[j].reg != y->params[j].reg ||
+                memcmp(&x->params[j].byval, &y->params[j].byval,
+                       sizeof x->params[j].byval))
                 return false;
         for (uint32_t j = 0; j < x->nregs; j++) {
             const bc_reg *r = &x->regs[j], *s = &y->regs[j];
@@ -271,6 +273,37 @@ static uint8_t *sample_file(size_t *len)
 }
 
 /* ---- tests ---- */
+
+/* A struct by value (parameter x made one): written in section 'byval'
+ * after an empty 'externs', read back the same; each reader check. */
+static void byval_section(void)
+{
+    bc_module m, r;
+    uint8_t *buf;
+    size_t len;
+    sample(&m);
+    m.kernels[0].regs[0].space = BC_CONSTANT;
+    m.kernels[0].params[0].byval = (bc_byval){16, 4, str(&m, "struct S"),
+                                              str(&m, "{0:float4}")};
+    CHECK(bc_write(&m, &buf, &len) == 0, "write");
+    CHECK(get32(buf + 12) == 7 && get32(buf + 16 + 12 * 6) == 7 &&
+          get32(buf + 16 + 12 * 5 + 8) == 4, "7 sections, externs empty");
+    CHECK(rd(buf, len, &r) == 0, "read: %s", err);
+    CHECK(module_eq(&m, &r) && r.kernels[0].params[0].byval.size == 16,
+          "read module differs");
+    uint8_t *rec = buf + get32(buf + 16 + 12 * 6 + 4) + 4;
+    put32(rec + 4, 9);
+    REJECT(buf, len, "no parameter 9 of kernel 0");
+    put32(rec + 4, 0), put32(rec + 8, 0);
+    REJECT(buf, len, "size 0");
+    put32(rec + 8, 16), put32(rec + 4, 1);
+    REJECT(buf, len, "passed by value, but not a constant pointer");
+    put32(rec + 4, 0), put32(rec - 4, 2);
+    REJECT(buf, len, "records need 48 bytes, it has 24");
+    bc_free(&r);
+    bc_free(&m);
+    free(buf);
+}
 
 static void round_trip(void)
 {
@@ -470,9 +503,9 @@ static void other_layouts(void)
     CHECK(rd(b, n, &m) == 0 && module_eq(&ref, &m), "optional 2: %s", err);
     bc_free(&m);
     /* An unknown required one is not. */
-    s[5].id = 7;
+    s[5].id = 8;
     n = mkfile(b, s, 6, 0);
-    REJECT(b, n, "unknown section id 0x7");
+    REJECT(b, n, "unknown section id 0x8");
     /* Absent sections read as empty: a module without consts and lines. */
     bc_module e = {0};
     str(&e, "");
@@ -764,7 +797,7 @@ static void names(void)
 {
     CHECK(!strcmp(bc_section_name(BC_SEC_CODE), "code"), "code");
     CHECK(!strcmp(bc_section_name(BC_SEC_LINES), "lines"), "lines");
-    CHECK(bc_section_name(0) == NULL && bc_section_name(7) == NULL, "none");
+    CHECK(bc_section_name(0) == NULL && bc_section_name(8) == NULL, "none");
     CHECK(!strcmp(bc_space_name(BC_CONSTANT), "constant") &&
               !strcmp(bc_space_name(BC_PRIVATE), "private") &&
               !strcmp(bc_space_name(4), "?"), "spaces");
@@ -774,6 +807,7 @@ static void names(void)
 int main(void)
 {
     RUN(round_trip);
+    RUN(byval_section);
     RUN(golden);
     RUN(header_fields);
     RUN(section_table);

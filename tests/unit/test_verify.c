@@ -431,6 +431,47 @@ static void param_register(void)
     BAD("param 0: register 0 is not initialised from param 0");
 }
 
+/* A struct by value: a constant pointer with its size, alignment, type
+ * name and member layout; each rule refuses its own breach. */
+static void byval_param(void)
+{
+    begin();
+    uint32_t s = ptr(BC_CONSTANT, "uchar");
+    param(s);
+    ret();
+    bc_byval good = {8, 4, str("struct S"), str("{0:int,{4:short,6:short}}")};
+    bc_byval *b = &K()->params[0].byval;
+    *b = good;
+    OK();
+    b->size = 0;   /* in memory only: the file has no record then */
+    CHECK(bc_verify(&m, err, sizeof err) && strstr(err, "param 0: by-value "
+          "fields without a size"), "%s", err);
+    *b = good, K()->regs[s].space = BC_GLOBAL;
+    BAD("param 0: passed by value, but not a constant pointer");
+    K()->regs[s].space = BC_CONSTANT, b->size = BC_MAX_BYVAL + 4;
+    BAD("passed by value: 65540 bytes (at most 65536)");
+    *b = good, b->align = 3;
+    BAD("passed by value: alignment 3 for 8 bytes");
+    b->align = 16;
+    BAD("passed by value: alignment 16 for 8 bytes");
+    *b = good, b->type = 1u << 30;
+    BAD("type or layout string out of range");
+    *b = good, b->layout = str("{0:int,6:int}");
+    BAD("a int at byte 6 is past the 8 bytes");
+    b->layout = str("{0:int");
+    BAD("unclosed '{'");
+    b->layout = str("{0:quux}");
+    BAD("'quux' is no type");
+    b->layout = str("{}");
+    BAD("expected an item");
+    b->layout = str("{0:int}x");
+    BAD("text after the layout");
+    b->layout = str("{0:int 4:int}");
+    BAD("unexpected ' '");
+    b->layout = str("");
+    OK();
+}
+
 /* ---- registers ---- */
 
 static void register_name(void)
@@ -1446,6 +1487,7 @@ int main(void)
     RUN(register_limit);
     RUN(param_name);
     RUN(param_register);
+    RUN(byval_param);
     RUN(register_name);
     RUN(register_type);
     RUN(register_kind_space);
