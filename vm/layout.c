@@ -117,6 +117,14 @@ static const char *str_at(const bc_module *m, uint32_t off)
     return m->strings + off;
 }
 
+static bool printable(const char *s)
+{
+    for (; *s; s++)
+        if (*s < ' ' || *s > '~')
+            return false;
+    return true;
+}
+
 int lay_check_param(const bc_module *m, const bc_param *p, const bc_reg *r,
                     char *err, size_t errlen)
 {
@@ -140,6 +148,9 @@ int lay_check_param(const bc_module *m, const bc_param *p, const bc_reg *r,
     else if (!t || !l)
         snprintf(err, errlen, "passed by value: type or layout string out "
                  "of range");
+    else if (t[strcspn(t, "\"\\")] || !printable(t))
+        snprintf(err, errlen, "passed by value: a type name of other than "
+                 "printable characters without quotes and backslashes");
     else {
         lay_item *v;
         size_t n;

@@ -677,8 +677,15 @@ static void byval_param(SX *x, uint32_t i, uint32_t id, uint32_t t,
         free(lt);
         spv_fail(m, x->at, "out of memory");
     }
+    char nm[64];   /* without kernel arg info: OpName's "struct.foo" */
+    snprintf(nm, sizeof nm, "%s", *tn ? tn : m->names[t] ? m->names[t] : "");
+    if (!*tn && strchr(nm, '.'))
+        *strchr(nm, '.') = ' ';
+    for (char *c = nm; *c; c++)   /* printable in `clvm dis`'s quotes */
+        if (*c < ' ' || *c > '~' || *c == '"' || *c == '\\')
+            *c = '_';
     bc_byval b = {(uint32_t)l.size, (uint32_t)l.align,
-                  kb_str(x->a, tn, strlen(tn)), kb_str(x->a, lt, strlen(lt))};
+                  kb_str(x->a, nm, strlen(nm)), kb_str(x->a, lt, strlen(lt))};
     free(lt);
     kb_byval(x->a, b);
     x->fr->v[id] = sv(reg, VK_REG, 0);

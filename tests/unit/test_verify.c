@@ -456,6 +456,8 @@ static void byval_param(void)
     BAD("passed by value: alignment 16 for 8 bytes");
     *b = good, b->type = 1u << 30;
     BAD("type or layout string out of range");
+    *b = good, b->type = str("a \"b");
+    BAD("a type name of other than printable characters");
     *b = good, b->layout = str("{0:int,6:int}");
     BAD("a int at byte 6 is past the 8 bytes");
     b->layout = str("{0:int");
