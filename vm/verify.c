@@ -703,11 +703,12 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
             return bad(v, OPND(pi), "a pointer to %u components", n);
         return 0;
     }
-    case BCB_LDP: case BCB_STP: {   /* the slot: an 8-byte integer */
-        unsigned pi = oi->base == BCB_LDP ? 1 : 0;
+    case BCB_LDP: case BCB_STP: case BCB_PTOU: case BCB_UTOP: {
+        /* the slot, or the address (I): an 8-byte integer */
+        unsigned pi = oi->base == BCB_LDP || oi->base == BCB_UTOP;
         if (ty_sizeof(reg[pi]->type) != 8 || reg[pi]->type.n != 1 ||
             ty_is_float((enum ty_scalar)reg[pi]->type.s))
-            return bad(v, OPND(pi), "a pointer to 8-byte integers");
+            return bad(v, OPND(pi), "8-byte integers");
         return 0;
     }
     case BCB_VLOAD:

@@ -10,6 +10,7 @@
 
 #include "asm/spirv/spvint.h"
 #include "stdlib/bytes.h"
+#include "stdlib/convert.h"
 #include "vm/bcfile.h"
 
 enum {
@@ -190,20 +191,35 @@ static bool ptrtou(spv_mod *m, uint32_t id)
            spv_op(m, m->def[id]) == SpvOpConvertPtrToU;
 }
 
-void sx_ptrtou(SX *x)
+/* Is the instruction at `at` an OpISub of two OpConvertPtrToU of
+ * addresses in one variable at constant offsets (offsetof)? Their
+ * difference, *diff, is then a constant. */
+static bool folded_diff(SX *x, uint32_t at, uint64_t *diff)
 {
-    /* only as an operand of OpISub with another one (sx_ptrdiff): a
-     * pointer's address is no number clvm gives */
     spv_mod *m = &x->m;
-    uint32_t id = spv_word(m, x->at, 2);
+    uint32_t va, vb;
+    uint64_t oa, ob;
+    if (spv_op(m, at) != SpvOpISub || spv_wc(m, at) != 5 ||
+        !ptrtou(m, spv_word(m, at, 3)) || !ptrtou(m, spv_word(m, at, 4)))
+        return false;
+    uint32_t a = spv_word(m, at, 3), b = spv_word(m, at, 4);
+    if (!const_addr(x, spv_id(m, m->def[a], 3), &va, &oa) ||
+        !const_addr(x, spv_id(m, m->def[b], 3), &vb, &ob) || va != vb)
+        return false;
+    *diff = oa - ob;
+    return true;
+}
+
+/* Is every use of id in the current function a folded difference? */
+static bool only_folded(SX *x, uint32_t id)
+{
+    spv_mod *m = &x->m;
     const spv_func *f = x->fr->f;
+    uint64_t diff;
     for (uint32_t b = 0; b < f->nblocks; b++)
         for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
              at += spv_wc(m, at)) {
             uint32_t op = spv_op(m, at), wc = spv_wc(m, at);
-            bool diff = op == SpvOpISub && wc == 5 &&
-                        ptrtou(m, spv_word(m, at, 3)) &&
-                        ptrtou(m, spv_word(m, at, 4));
             bool res = false, rtype = false;
             spv_result(op, &res, &rtype);
             if (op == SpvOpLine ||
@@ -211,29 +227,65 @@ void sx_ptrtou(SX *x)
                  spv_word(m, at, 3) < m->bound &&
                  m->extset[spv_word(m, at, 3)] == SE_SKIP))
                 continue;   /* debug information */
-            for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc && !diff; i++)
-                if (spv_word(m, at, i) == id)
-                    sx_refuse(x, "a pointer converted to an integer (clvm "
-                              "takes only the difference of two addresses "
-                              "in one variable, as offsetof computes it)");
+            for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc; i++)
+                if (spv_word(m, at, i) == id && !folded_diff(x, at, &diff))
+                    return false;
         }
+    return true;
+}
+
+void sx_ptrtou(SX *x)
+{
+    spv_mod *m = &x->m;
+    if (only_folded(x, spv_word(m, x->at, 2)))
+        return;   /* offsetof: sx_ptrdiff gives the constant */
+    ty_t t = sx_vty(x, spv_word(m, x->at, 1));
+    uint32_t p = sx_reg(x, 3);
+    if (sx_r(x, p)->kind != BC_REG_PTR || t.n != 1 ||
+        ty_is_float((enum ty_scalar)t.s))
+        spv_fail(m, x->at, "OpConvertPtrToU of a non-pointer or to a "
+                 "non-integer");
+    bool wide = ty_scalar_size((enum ty_scalar)t.s) == 8;
+    uint32_t w[3] = {wide ? sx_def(x, t) : sx_temp(x, TY(TY_ULONG, 1)), p};
+    sx_emit(x, BCB_PTOU, TY_UINT, 1, 0, w, 2);
+    if (!wide) {   /* (uint)p: the address's low bits */
+        uint32_t c[3] = {0, w[0], 0};
+        c[0] = sx_def(x, t);
+        c[2] = BC_CVT((enum ty_scalar)t.s, TY_ULONG, 0,
+                      cv_default_round((enum ty_scalar)t.s), 0);
+        sx_emit(x, BCB_CVT, TY_UINT, 1, 0, c, 3);
+    }
+}
+
+void sx_utop(SX *x)
+{
+    spv_mod *m = &x->m;
+    uint32_t id = spv_word(m, x->at, 2), a = sx_reg(x, 3);
+    const spv_type *rt = spv_typ(m, x->at, spv_word(m, x->at, 1));
+    const bc_reg *ar = sx_r(x, a);
+    if (rt->kind != SK_PTR || ar->kind != BC_REG_VALUE || ar->type.n != 1 ||
+        ty_is_float((enum ty_scalar)ar->type.s))
+        spv_fail(m, x->at, "OpConvertUToPtr of a non-integer or to a "
+                 "non-pointer");
+    /* the operand is unsigned: a narrower one is zero-extended */
+    unsigned size = (unsigned)ty_scalar_size((enum ty_scalar)ar->type.s);
+    a = sx_as(x, sx_as(x, a, uint_of(size)), TY(TY_ULONG, 1));
+    uint32_t w[2] = {sx_defptr(x, id, spv_memty(m, x->at, rt->elem),
+                               sx_space(x, rt->space), false,
+                               x->fr->hint ? x->fr->hint[id] : NULL), a};
+    sx_emit(x, BCB_UTOP, TY_UINT, 1, 0, w, 2);
 }
 
 bool sx_ptrdiff(SX *x)
 {
     spv_mod *m = &x->m;
-    uint32_t a = spv_id(m, x->at, 3), b = spv_id(m, x->at, 4), va, vb;
-    uint64_t oa, ob;
-    if (!ptrtou(m, a) || !ptrtou(m, b))
+    uint64_t diff;
+    if (!folded_diff(x, x->at, &diff))
         return false;
-    if (!const_addr(x, spv_id(m, m->def[a], 3), &va, &oa) ||
-        !const_addr(x, spv_id(m, m->def[b], 3), &vb, &ob) || va != vb)
-        sx_refuse(x, "the difference of two pointers that are not addresses "
-                  "in one variable at constant offsets");
     ty_t t = sx_vty(x, spv_word(m, x->at, 1));
     if (t.n != 1 || ty_is_float((enum ty_scalar)t.s))
         spv_fail(m, x->at, "OpISub of pointers to a non-integer type");
-    uint32_t w[2] = {sx_def(x, t), sx_const(x, t, oa - ob)};
+    uint32_t w[2] = {sx_def(x, t), sx_const(x, t, diff)};
     sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), 1, 0, w, 2);
     return true;
 }

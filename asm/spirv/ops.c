@@ -826,6 +826,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpCopyMemory: sx_copy(x, false); break;
     case SpvOpCopyMemorySized: sx_copy(x, true); break;
     case SpvOpConvertPtrToU: sx_ptrtou(x); break;
+    case SpvOpConvertUToPtr: sx_utop(x); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
     case SpvOpMemoryBarrier: sx_fence(x); break;

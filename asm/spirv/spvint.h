@@ -344,9 +344,12 @@ uint64_t sx_aligned(SX *x, uint32_t i);
 /* v = (base, idx)[0], or (st) the store of v, below the alignment of v's
  * type: as its bytes (vloadN/vstoreN of uchar and as_type). */
 void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
-/* OpConvertPtrToU at x->at: emits nothing; refused unless its every use
- * is an OpISub of two of them. */
+/* OpConvertPtrToU at x->at: the address (PTOU, docs/semantics.md
+ * "Addresses"), or nothing where its every use is a difference that
+ * sx_ptrdiff folds. */
 void sx_ptrtou(SX *x);
+/* OpConvertUToPtr at x->at: the pointer at an address (UTOP). */
+void sx_utop(SX *x);
 /* The OpISub at x->at, if of two OpConvertPtrToU of addresses in one
  * variable (offsetof): their constant difference; false if not one. */
 bool sx_ptrdiff(SX *x);
