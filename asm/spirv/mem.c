@@ -138,6 +138,92 @@ static uint32_t walk(SX *x, offset *o, uint32_t t, uint32_t from)
     return t;
 }
 
+/* ---- known alignment ---- */
+
+/* Trailing zero bits that integer id is known to have (at most 40). */
+static unsigned known_tz(spv_mod *m, uint32_t id, unsigned depth)
+{
+    const spv_const *k = spv_const_of(m, id);
+    if (k)
+        return k->v[0] ? (unsigned)__builtin_ctzll(k->v[0]) : 40;
+    if (depth > 16 || id >= m->bound || !m->def[id])
+        return 0;
+    uint32_t at = m->def[id], op = spv_op(m, at), wc = spv_wc(m, at), r;
+    unsigned a = wc > 3 ? known_tz(m, spv_word(m, at, 3), depth + 1) : 0;
+    unsigned b = wc > 4 ? known_tz(m, spv_word(m, at, 4), depth + 1) : 0;
+    switch (op) {
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast:
+        return a;
+    case SpvOpIMul:
+        r = a + b;
+        return r > 40 ? 40 : r;
+    case SpvOpShiftLeftLogical:
+        k = wc > 4 ? spv_const_of(m, spv_word(m, at, 4)) : NULL;
+        return !k ? 0 : k->v[0] >= 40 ? 40 : a + (unsigned)k->v[0] > 40
+               ? 40 : a + (unsigned)k->v[0];
+    case SpvOpIAdd: case SpvOpISub:
+        return a < b ? a : b;
+    case SpvOpBitwiseAnd:
+        return a > b ? a : b;
+    }
+    return 0;
+}
+
+static uint64_t low_bit(uint64_t v) { return v & (~v + 1); }
+
+/* The alignment an access chain at `at` keeps of its base's, a. */
+static uint64_t chain_align(SX *x, uint32_t at, uint64_t a, unsigned depth)
+{
+    spv_mod *m = &x->m;
+    bool pc = spv_op(m, at) == SpvOpPtrAccessChain ||
+              spv_op(m, at) == SpvOpInBoundsPtrAccessChain;
+    uint32_t t = spv_typ(m, at, spv_type_of(m, at, spv_id(m, at, 3)))->elem;
+    for (uint32_t i = 4; i < spv_wc(m, at) && a > 1; i++) {
+        uint32_t id = spv_id(m, at, i);
+        const spv_type *ty = spv_typ(m, at, t);
+        uint64_t stride;
+        if (i == 4 && pc) {
+            stride = spv_layout(m, at, t).size;
+        } else if (ty->kind == SK_ARRAY || ty->kind == SK_VEC) {
+            stride = ty->kind == SK_ARRAY ? spv_layout(m, at, ty->elem).size
+                     : ty_scalar_size((enum ty_scalar)ty->ty.s);
+            t = ty->elem;
+        } else if (ty->kind == SK_STRUCT && spv_const_of(m, id)) {
+            uint32_t k = (uint32_t)spv_const_of(m, id)->v[0];
+            uint64_t off = spv_member(m, at, t, k);
+            a = off ? (low_bit(off) < a ? low_bit(off) : a) : a;
+            t = m->w[m->def[t] + 2 + k];
+            continue;
+        } else {
+            return 1;
+        }
+        unsigned tz = known_tz(m, id, depth + 1);
+        uint64_t g = stride ? low_bit(stride) : a;
+        g = tz >= 40 || g << tz > a ? a : g << tz;
+        a = g < a ? g : a;
+    }
+    return a;
+}
+
+uint64_t sx_known_align(SX *x, uint32_t ptr, unsigned depth)
+{
+    spv_mod *m = &x->m;
+    if (depth > 16 || ptr >= m->bound || !m->def[ptr])
+        return 1;
+    uint32_t at = m->def[ptr], op = spv_op(m, at);
+    if (op == SpvOpVariable)
+        return m->deco[ptr].align ? m->deco[ptr].align
+               : spv_layout(m, at, spv_typ(m, at,
+                                           spv_word(m, at, 1))->elem).align;
+    if (op == SpvOpBitcast)
+        return sx_known_align(x, spv_id(m, at, 3), depth + 1);
+    if (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+        op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain)
+        return chain_align(x, at, sx_known_align(x, spv_id(m, at, 3),
+                                                 depth + 1), depth);
+    return 1;
+}
+
 /* ---- addresses as integers: offsetof ---- */
 
 /* Pointer ptr as a byte offset *off into the variable *var: through

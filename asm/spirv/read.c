@@ -138,6 +138,11 @@ static void decorate(spv_mod *m, uint32_t at)
         x->nsw = true;
     } else if (d == SpvDecorationCPacked) {
         x->packed = true;
+    } else if (d == SpvDecorationAlignment) {
+        uint32_t a = spv_word(m, at, 3);
+        if (!a || (a & (a - 1)))
+            spv_fail(m, at, "Alignment %u is not a power of two", a);
+        x->align = a;
     } else if (d == SpvDecorationFuncParamAttr && spv_wc(m, at) > 3 &&
                spv_word(m, at, 3) == SpvFunctionParameterAttributeByVal) {
         x->byval = true;

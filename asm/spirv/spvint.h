@@ -51,6 +51,7 @@ typedef struct {
     bool packed;          /* CPacked: a struct without padding */
     bool offsets;         /* a struct with Offset member decorations */
     bool byval;           /* FuncParamAttr ByVal: the callee's own copy */
+    uint32_t align;       /* Alignment (a variable's), or 0 */
 } spv_deco;
 
 typedef struct {
@@ -341,6 +342,11 @@ uint32_t sx_addr(SX *x, const spv_val *p, uint32_t i, uint32_t *idx);
 /* The Aligned memory operand of the instruction, whose memory access
  * mask is word i; 0 if it has none. */
 uint64_t sx_aligned(SX *x, uint32_t i);
+/* The alignment pointer id ptr is known to have: a variable's
+ * (its Alignment decoration, else its type's), kept through pointer casts
+ * and access chains whose steps are multiples of it (an index known to be
+ * a multiple of 2^k: a constant, products, shifts, sums); 1 if unknown. */
+uint64_t sx_known_align(SX *x, uint32_t ptr, unsigned depth);
 /* v = (base, idx)[0], or (st) the store of v, below the alignment of v's
  * type: as its bytes (vloadN/vstoreN of uchar and as_type). */
 void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
