@@ -296,12 +296,13 @@ static bool folded_diff(SX *x, uint32_t at, uint64_t *diff)
     return true;
 }
 
-/* Is every use of id in the current function a folded difference? */
-static bool only_folded(SX *x, uint32_t id)
+/* Does ok hold for every use of id (word i of the instruction at `at`)
+ * in the current function? */
+typedef bool use_fn(SX *x, uint32_t at, uint32_t i);
+static bool all_uses(SX *x, uint32_t id, use_fn *ok)
 {
     spv_mod *m = &x->m;
     const spv_func *f = x->fr->f;
-    uint64_t diff;
     for (uint32_t b = 0; b < f->nblocks; b++)
         for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
              at += spv_wc(m, at)) {
@@ -314,16 +315,23 @@ static bool only_folded(SX *x, uint32_t id)
                  m->extset[spv_word(m, at, 3)] == SE_SKIP))
                 continue;   /* debug information */
             for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc; i++)
-                if (spv_word(m, at, i) == id && !folded_diff(x, at, &diff))
+                if (spv_word(m, at, i) == id && !ok(x, at, i))
                     return false;
         }
     return true;
 }
 
+static bool folded_use(SX *x, uint32_t at, uint32_t i)
+{
+    uint64_t diff;
+    (void)i;
+    return folded_diff(x, at, &diff);
+}
+
 void sx_ptrtou(SX *x)
 {
     spv_mod *m = &x->m;
-    if (only_folded(x, spv_word(m, x->at, 2)))
+    if (all_uses(x, spv_word(m, x->at, 2), folded_use))
         return;   /* offsetof: sx_ptrdiff gives the constant */
     ty_t t = sx_vty(x, spv_word(m, x->at, 1));
     uint32_t p = sx_reg(x, 3);
@@ -376,6 +384,102 @@ bool sx_ptrdiff(SX *x)
     return true;
 }
 
+/* ---- the bounds of arrays inside a variable ---- */
+
+static bool is_chain(uint32_t op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+}
+
+/* Is the use (word i at `at`) of a pointer an access through it: a load,
+ * a store or a copy, or a cast or access chain whose every use is one? */
+static bool access_use(SX *x, uint32_t at, uint32_t i)
+{
+    uint32_t op = spv_op(&x->m, at);
+    if ((op == SpvOpLoad && i == 3) || (op == SpvOpStore && i == 1) ||
+        ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i < 3))
+        return true;
+    return (is_chain(op) || op == SpvOpBitcast) && i == 3 &&
+           all_uses(x, spv_word(&x->m, at, 2), access_use);
+}
+
+/* A name for the array that pointer id ptr's chain indexes: clang's
+ * for the member (`s.b` is a chain named b), through the chains named
+ * arrayidx* (`m[i][j]`: m's). */
+static const char *array_name(spv_mod *m, uint32_t ptr)
+{
+    for (unsigned depth = 0; depth < 8 && ptr < m->bound; depth++) {
+        const char *nm = m->names[ptr];
+        if (nm && strncmp(nm, "arrayidx", 8) && strncmp(nm, "arraydecay", 10))
+            return nm;
+        if (!m->def[ptr] || !is_chain(spv_op(m, m->def[ptr])))
+            break;
+        ptr = spv_word(m, m->def[ptr], 3);
+    }
+    return NULL;
+}
+
+/* Index idx into array type t, inside a variable where only the
+ * variable's bounds are checked: a load of the same index from a private
+ * array of t's length (made once per kernel and array type, kept in
+ * x->gv[t], named after the struct member) traps as out of bounds,
+ * naming it, where the index is past t's length. */
+static void probe(SX *x, uint32_t t, uint32_t idx, const char *name)
+{
+    spv_mod *m = &x->m;
+    const spv_type *ty = spv_typ(m, x->at, t);
+    const spv_type *et = spv_typ(m, x->at, ty->elem);
+    const spv_const *k = spv_const_of(m, idx);
+    if (k && k->v[0] < ty->count)
+        return;
+    ty_t pt = TY(TY_UCHAR, 1);
+    if (et->kind == SK_INT || et->kind == SK_FLOAT || et->kind == SK_VEC)
+        pt = spv_memty(m, x->at, ty->elem);
+    if ((uint64_t)ty->count * ty_sizeof(pt) > BC_MAX_PRIVATE / 16)
+        return;   /* too large to mirror: the variable's bounds only */
+    if (x->gv[t].kind != VK_REG) {
+        bc_reg r = {0};
+        r.type = pt, r.kind = BC_REG_PTR, r.space = BC_PRIVATE;
+        r.init = BC_INIT_ARRAY, r.arg = ty->count;
+        int32_t reg = sx_named(x, name, r);
+        if (reg < 0)
+            reg = sx_named(x, "array", r);
+        x->gv[t] = sv(reg, VK_REG, 0);
+    }
+    uint32_t w[3] = {sx_temp(x, pt), (uint32_t)x->gv[t].reg,
+                     k ? index_const(x, (int64_t)k->v[0])
+                       : sx_val_reg(x, &x->fr->v[idx], idx)};
+    sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, w, 3);
+}
+
+/* The indices of the access chain at x->at into arrays (of type t on)
+ * whose bounds the VM does not see: all but an index into the variable
+ * itself. Only where the chain is accessed through, so that a pointer
+ * one past an array's end may be formed. */
+static void probes(SX *x, uint32_t t, bool ptr)
+{
+    spv_mod *m = &x->m;
+    uint32_t bid = spv_id(m, x->at, 3);
+    const spv_const *k = ptr ? spv_const_of(m, spv_id(m, x->at, 4)) : NULL;
+    bool whole = spv_op(m, m->def[bid]) == SpvOpVariable &&
+                 (!ptr || (k && !k->v[0]));
+    if (!all_uses(x, spv_word(m, x->at, 2), access_use))
+        return;
+    for (uint32_t i = ptr ? 5 : 4; i < spv_wc(m, x->at); i++) {
+        const spv_type *ty = spv_typ(m, x->at, t);
+        uint32_t idx = spv_id(m, x->at, i);
+        if (ty->kind == SK_STRUCT) {   /* walk checked the member */
+            t = m->w[m->def[t] + 2 + spv_const_of(m, idx)->v[0]];
+        } else {
+            if (ty->kind == SK_ARRAY && !whole)
+                probe(x, t, idx, array_name(m, bid));
+            t = ty->elem;
+        }
+        whole = false;
+    }
+}
+
 void sx_chain(SX *x, bool ptr)
 {
     spv_mod *m = &x->m;
@@ -383,8 +487,17 @@ void sx_chain(SX *x, bool ptr)
     uint32_t bd = m->def[bid];
     if (bd < m->globals_end && spv_op(m, bd) == SpvOpVariable &&
         spv_word(m, bd, 3) == SpvStorageClassUniformConstant &&
-        (x->gv[bid].kind == VK_NONE || x->gv[bid].kind == VK_CINIT))
-        return;   /* a string literal: printf reads it (ext.c) */
+        (x->gv[bid].kind == VK_NONE || x->gv[bid].kind == VK_CINIT)) {
+        /* a string literal: printf reads it (ext.c); the first byte of
+         * an initialiser: a copy from it stores the constant */
+        offset o = {{0}, {0}, 0, 0};
+        bool first = sx_val(x, 3)->kind == VK_CINIT;
+        for (uint32_t i = 4; first && i < spv_wc(m, x->at); i++)
+            first = spv_const_of(m, spv_id(m, x->at, i)) != NULL;
+        if (first && const_addr(x, id, &bd, &o.c) && !o.c)
+            x->fr->v[id] = *sx_val(x, 3);
+        return;
+    }
     const spv_type *bt = spv_typ(m, x->at, spv_type_of(m, x->at, bid));
     const spv_type *rt = spv_typ(m, x->at, spv_word(m, x->at, 1));
     if (bt->kind != SK_PTR || rt->kind != SK_PTR)
@@ -397,6 +510,7 @@ void sx_chain(SX *x, bool ptr)
     if (leaf != rt->elem && !(spv_is_agg(m, leaf) &&
                               spv_is_agg(m, rt->elem)))
         spv_fail(m, x->at, "the access chain's type is not its result's");
+    probes(x, bt->elem, ptr);
     /* the base address: a register, or a chain not yet computed, which
      * a constant offset joins (a run-time one computes it first) */
     uint32_t base;
