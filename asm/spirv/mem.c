@@ -384,6 +384,13 @@ bool sx_ptrdiff(SX *x)
     return true;
 }
 
+/* Is the use (word i at `at`) the source of a copy? */
+static bool copy_src(SX *x, uint32_t at, uint32_t i)
+{
+    uint32_t op = spv_op(&x->m, at);
+    return (op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i == 2;
+}
+
 /* ---- the bounds of arrays inside a variable ---- */
 
 static bool is_chain(uint32_t op)
@@ -494,7 +501,8 @@ void sx_chain(SX *x, bool ptr)
         bool first = sx_val(x, 3)->kind == VK_CINIT;
         for (uint32_t i = 4; first && i < spv_wc(m, x->at); i++)
             first = spv_const_of(m, spv_id(m, x->at, i)) != NULL;
-        if (first && const_addr(x, id, &bd, &o.c) && !o.c)
+        if (first && const_addr(x, id, &bd, &o.c) && !o.c &&
+            all_uses(x, id, copy_src))
             x->fr->v[id] = *sx_val(x, 3);
         return;
     }
