@@ -327,6 +327,6 @@ void spv_mod_free(spv_mod *m)
         free(m->funcs[i].params), free(m->funcs[i].blocks);
     free(m->funcs), free(m->entries), free(m->def), free(m->names);
     free(m->deco), free(m->types), free(m->cidx), free(m->consts);
-    free(m->extset);
+    free(m->extset), free(m->fpc);
     memset(m, 0, sizeof *m);
 }

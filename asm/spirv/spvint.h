@@ -15,6 +15,7 @@
  *             initialisers, module-scope variables, pointer copies
  *   sync.c    atomics and memory fences -> ATOM, FENCE, RFENCE, WFENCE
  *   ext.c     OpenCL.std extended instructions -> clvm operations
+ *   pragma.c  FP_CONTRACT by source position: the .cl file's pragmas
  *   fuse.c    contraction sites: a contractible a * b + c, a product
  *             added by a later statement (CMAD, XMAD)
  *   ops.c     the core instructions -> clvm operations
@@ -121,8 +122,8 @@ typedef struct spv_mod {
     const char *source;   /* the .cl file's name (first OpLine's OpString) */
     uint32_t globals_end; /* the first OpFunction's offset */
     bool contract_off;    /* some entry has ExecutionMode ContractionOff */
-    uint8_t fp_contract;  /* fuse.c: 0 not yet read, 1 the .cl source has
-                             no FP_CONTRACT OFF pragma, 2 it has one */
+    struct spv_fpc *fpc;  /* pragma.c: the .cl file's FP_CONTRACT
+                             pragmas, read once (one allocation) */
 } spv_mod;
 
 enum spv_ext { SE_NONE, SE_OCL, SE_SKIP, SE_OTHER };
@@ -396,6 +397,12 @@ bool sx_async(SX *x, uint32_t op);
 
 /* OpExtInst of OpenCL.std at x->at. */
 void sx_ocl(SX *x);
+
+/* ---- pragma.c ---- */
+
+/* Is FP_CONTRACT off at the instruction at `at` of function f (by its
+ * OpLine's position in the .cl file)? Refused where clvm cannot tell. */
+bool spv_contract_off(spv_mod *m, const spv_func *f, uint32_t at);
 
 /* ---- fuse.c ---- */
 
