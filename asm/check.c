@@ -40,13 +40,17 @@ bool check_int_scalar(A *a, node *n, const char *what)
 
 /* An address as an integer: a ulong or long (docs/semantics.md,
  * "Addresses"). */
-static bool addr_type(A *a, node *n, ty_t t, const char *what)
+static bool addr_type(A *a, node *n, ty_t t, bool to_ptr)
 {
     char b1[TY_NAME_MAX];
     if (t.n == 1 && (t.s == TY_ULONG || t.s == TY_LONG))
         return true;
-    asm_error_node(a, n, "%s must be a ulong or long, not %s (write "
-                   "(%s)(ulong)...)", what, ty_name(t, b1), ty_name(t, b1));
+    ty_name(t, b1);
+    asm_error_node(a, n, "%s must be a ulong or long, not %s (write %s%s%s)",
+                   to_ptr ? "an integer converted to a pointer"
+                          : "a pointer converted to an integer", b1,
+                   to_ptr ? "" : "convert_", to_ptr ? "" : b1,
+                   to_ptr ? "(SPACE T *)((ulong)a)" : "((ulong)p)");
     return false;
 }
 
@@ -57,7 +61,7 @@ static bool check_cast(A *a, node *n)
     if (!check_expr(a, c) || !settle_default(a, c))
         return false;
     if (c->x.cls == X_PTR) {   /* (ulong)p: its address (PTOU) */
-        if (!addr_type(a, n, n->ty, "a pointer converted to an integer"))
+        if (!addr_type(a, n, n->ty, false))
             return false;
         n->x = (xty){n->ty, X_VAL, 0, false};
         return true;
@@ -963,7 +967,7 @@ static bool check_node(A *a, node *n)
             !ty_is_float((enum ty_scalar)n->a->x.t.s)) {
             /* (SPACE T *)a: the pointer whose address a is (UTOP) */
             if (!settle_default(a, n->a) ||
-                !addr_type(a, n, n->a->x.t, "an integer converted to a pointer"))
+                !addr_type(a, n, n->a->x.t, true))
                 return false;
             n->x = (xty){n->ty, X_PTR, (uint8_t)(n->sel[0] - 1), false};
             return true;
