@@ -412,14 +412,26 @@ static bool access_use(SX *x, uint32_t at, uint32_t i)
 }
 
 /* A name for the array that pointer id ptr's chain indexes: clang's
- * for the member (`s.b` is a chain named b), through the chains named
- * arrayidx* (`m[i][j]`: m's). */
-static const char *array_name(spv_mod *m, uint32_t ptr)
+ * for the member (`s.b` is a chain named b, or b6 where clang numbered a
+ * second one: b if some value is named that), through the chains named
+ * arrayidx* (`m[i][j]`: m's); into buf. */
+static const char *array_name(spv_mod *m, uint32_t ptr, char *buf,
+                              size_t len)
 {
     for (unsigned depth = 0; depth < 8 && ptr < m->bound; depth++) {
         const char *nm = m->names[ptr];
-        if (nm && strncmp(nm, "arrayidx", 8) && strncmp(nm, "arraydecay", 10))
-            return nm;
+        if (nm && strncmp(nm, "arrayidx", 8) && strncmp(nm, "arraydecay", 10)) {
+            snprintf(buf, len, "%s", nm);
+            for (size_t n = strlen(buf); n > 1 && buf[n - 1] >= '0' &&
+                                         buf[n - 1] <= '9'; n--)
+                for (uint32_t id = 0; id < m->bound; id++)
+                    if (m->names[id] && strlen(m->names[id]) == n - 1 &&
+                        !strncmp(m->names[id], buf, n - 1)) {
+                        buf[n - 1] = 0;
+                        return buf;
+                    }
+            return buf;
+        }
         if (!m->def[ptr] || !is_chain(spv_op(m, m->def[ptr])))
             break;
         ptr = spv_word(m, m->def[ptr], 3);
@@ -471,6 +483,7 @@ static void probes(SX *x, uint32_t t, bool ptr)
     const spv_const *k = ptr ? spv_const_of(m, spv_id(m, x->at, 4)) : NULL;
     bool whole = spv_op(m, m->def[bid]) == SpvOpVariable &&
                  (!ptr || (k && !k->v[0]));
+    char name[48];
     if (!all_uses(x, spv_word(m, x->at, 2), access_use))
         return;
     for (uint32_t i = ptr ? 5 : 4; i < spv_wc(m, x->at); i++) {
@@ -480,7 +493,7 @@ static void probes(SX *x, uint32_t t, bool ptr)
             t = m->w[m->def[t] + 2 + spv_const_of(m, idx)->v[0]];
         } else {
             if (ty->kind == SK_ARRAY && !whole)
-                probe(x, t, idx, array_name(m, bid));
+                probe(x, t, idx, array_name(m, bid, name, sizeof name));
             t = ty->elem;
         }
         whole = false;
