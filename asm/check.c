@@ -38,12 +38,34 @@ bool check_int_scalar(A *a, node *n, const char *what)
     return true;
 }
 
+/* An address as an integer: a ulong or long (docs/semantics.md,
+ * "Addresses"). */
+static bool addr_type(A *a, node *n, ty_t t, bool to_ptr)
+{
+    char b1[TY_NAME_MAX];
+    if (t.n == 1 && (t.s == TY_ULONG || t.s == TY_LONG))
+        return true;
+    ty_name(t, b1);
+    asm_error_node(a, n, "%s must be a ulong or long, not %s (write %s%s%s)",
+                   to_ptr ? "an integer converted to a pointer"
+                          : "a pointer converted to an integer", b1,
+                   to_ptr ? "" : "convert_", to_ptr ? "" : b1,
+                   to_ptr ? "(SPACE T *)((ulong)a)" : "((ulong)p)");
+    return false;
+}
+
 static bool check_cast(A *a, node *n)
 {
     char b1[48];
     node *c = n->a;
     if (!check_expr(a, c) || !settle_default(a, c))
         return false;
+    if (c->x.cls == X_PTR) {   /* (ulong)p: its address (PTOU) */
+        if (!addr_type(a, n, n->ty, false))
+            return false;
+        n->x = (xty){n->ty, X_VAL, 0, false};
+        return true;
+    }
     if (c->x.cls != X_VAL || c->x.t.n != 1) {
         asm_error_node(a, n, "a cast takes a scalar, not %s (for vectors "
                        "write convert_T)", diag_xty_name(&c->x, b1));
@@ -941,6 +963,15 @@ static bool check_node(A *a, node *n)
     case N_PCAST:
         if (!check_expr(a, n->a))
             return false;
+        if (n->a->x.cls == X_VAL && n->sel[0] && n->a->x.t.n == 1 &&
+            !ty_is_float((enum ty_scalar)n->a->x.t.s)) {
+            /* (SPACE T *)a: the pointer whose address a is (UTOP) */
+            if (!settle_default(a, n->a) ||
+                !addr_type(a, n, n->a->x.t, true))
+                return false;
+            n->x = (xty){n->ty, X_PTR, (uint8_t)(n->sel[0] - 1), false};
+            return true;
+        }
         if (n->a->x.cls != X_PTR) {
             asm_error_node(a, n, "a pointer cast takes a pointer, not %s",
                            diag_xty_name(&n->a->x, b1));

@@ -561,6 +561,25 @@ static bool p_padd(D *d, const ins *in)
     return false;
 }
 
+/* d = (ulong)(p), p's address; d = (SPACE T *)(a), the pointer at
+ * address a. */
+static bool p_ptou(D *d, const ins *in)
+{
+    char tb[TY_NAME_MAX];
+    fprintf(d->out, "%s = (%s)(%s)", rn(d, in->w[0]),
+            ty_name(reg(d, in->w[0])->type, tb), rn(d, in->w[1]));
+    return false;
+}
+
+static bool p_utop(D *d, const ins *in)
+{
+    const bc_reg *r = reg(d, in->w[0]);
+    char tb[TY_NAME_MAX];
+    fprintf(d->out, "%s = (%s %s *)(%s)", rn(d, in->w[0]),
+            space_name(r->space), ty_name(r->type, tb), rn(d, in->w[1]));
+    return false;
+}
+
 static bool p_barrier(D *d, const ins *in)
 {
     uint32_t f = in->w[0];
@@ -695,7 +714,7 @@ static printer *const printers[128] = {
     ['h'] = p_vload_half, ['H'] = p_vstore_half, ['p'] = p_padd,
     ['b'] = p_barrier, ['e'] = p_extern, ['q'] = p_printf,
     ['B'] = p_block, ['T'] = p_jump, ['x'] = p_atomic,
-    ['y'] = p_async, ['z'] = p_async,
+    ['y'] = p_async, ['z'] = p_async, ['P'] = p_ptou, ['U'] = p_utop,
 };
 
 /* One instruction as a statement (without indentation or newline). */

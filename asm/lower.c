@@ -667,6 +667,18 @@ static bool lower_plain(A *a, node *n, int32_t dst, opnd *o)
         return lower_cond_expr(a, n, dst, o);
     case N_CAST: {
         opnd c;
+        if (n->a->x.cls == X_PTR) {   /* (ulong)p: PTOU */
+            uint32_t p;
+            if (!lower_ptr(a, n->a, -1, &p))
+                return false;
+            int32_t d = target(a, dst, t, true);
+            uint32_t w[2] = {(uint32_t)d, p};
+            if (d < 0 || !kb_emit(a, op_variant(BCB_PTOU, TY_UINT), 1, 0, w,
+                                  2))
+                return false;
+            kb_release(a, p);
+            return done(a, dst, d, t, o);
+        }
         ty_t s = opty(n->a);
         if (n->implicit && s.n == t.n &&
             (ty_eq(s, t) || (!ty_is_float((enum ty_scalar)s.s) &&
@@ -720,6 +732,20 @@ static bool ptr_expr(A *a, node *n, int32_t dst, const ty_t *cast,
     }
     uint32_t p;
     opnd i = {0, TY(TY_INT, 1)};
+    if (n->kind == N_PCAST && n->a->x.cls != X_PTR) {
+        /* (SPACE T *)a of an integer: UTOP */
+        bc_reg like = {0};
+        like.type = cast ? *cast : n->ty, like.space = n->x.space;
+        if (!lower_expr(a, n->a, -1, &i))
+            return false;
+        int32_t d = dst >= 0 ? dst : kb_ptemp(a, &like);
+        uint32_t w[2] = {(uint32_t)d, i.reg};
+        if (d < 0 || !kb_emit(a, op_variant(BCB_UTOP, TY_UINT), 1, 0, w, 2))
+            return false;
+        kb_release(a, i.reg);
+        *reg = (uint32_t)d;
+        return true;
+    }
     if (n->kind == N_PCAST && !cast)
         return ptr_expr(a, n->a, dst, &n->ty, reg);
     if (n->kind == N_NAME || (cast && n->kind != N_BINARY)) {

@@ -280,8 +280,10 @@ static uint64_t full_write(const vm_prog *p, const uint32_t *code,
         return nn * W * es;
     case BCB_VLDH:
         return nn * W * 4;
-    case BCB_PADD: case BCB_LDP:
+    case BCB_PADD: case BCB_LDP: case BCB_UTOP:
         return 12ull * W;
+    case BCB_PTOU:
+        return 8ull * W;
     default:
         /* the elementwise ops: rows * W elements of the op's size */
         return strchr(bc_bases[base].operands, 'd') ? rows * W * es : 0;
@@ -469,6 +471,12 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
     case BCB_VLDH: case BCB_VSTH: case BCB_PADD: case BCB_LDP: case BCB_STP:
         decode_mem(p, I, base, &o);
+        break;
+    case BCB_PTOU:
+        I->a = p->regoff[o.p];
+        break;
+    case BCB_UTOP:
+        I->imm = k->regs[o.d].space;
         break;
     case BCB_MATH1: case BCB_MATH2: case BCB_MATH3: case BCB_FTEST:
     case BCB_FTEST2: case BCB_MATHS:

@@ -599,6 +599,34 @@ typedef uint64_t MAY_ALIAS ua64;
                      ? (uint64_t)sb[l] << 40 | so[l] : 0);                  \
         }                                                                   \
     }
+/* Pointers as integers: the address is the buffer's number * 2^40 plus
+ * the offset (wrapping); back, an address whose top 24 bits name a
+ * buffer of the destination's space (imm) is in it, any other is kept
+ * whole as an offset in the null buffer. */
+#define H_PTOU(S)                                                           \
+    {                                                                       \
+        const ua64 *po = REG(const ua64, ip->a);                            \
+        const ua32 *pb = REG(const ua32, ip->a + 8 * W);                    \
+        ua64 *d_ = REG(ua64, ip->d);                                        \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            d_[l] = ((uint64_t)pb[l] << 40) + po[l];                        \
+        }                                                                   \
+    }
+#define H_UTOP(S)                                                           \
+    {                                                                       \
+        const ua64 *s_ = REG(const ua64, ip->a);                            \
+        ua64 *dof = REG(ua64, ip->d);                                       \
+        ua32 *db = REG(ua32, ip->d + 8 * W);                                \
+        const uint32_t nb_ = w->P->nbufs;                                   \
+        for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
+            uint32_t l = CTZ(m_);                                           \
+            uint64_t v_ = s_[l], b_ = v_ >> 40;                             \
+            bool in_ = b_ && b_ < nb_ && w->P->bufs[b_].space == ip->imm;   \
+            dof[l] = in_ ? v_ & PSLOT_OFF : v_;                             \
+            db[l] = in_ ? (uint32_t)b_ : 0;                                 \
+        }                                                                   \
+    }
 
 /* Structured control flow. The mask stack never runs dry or over: the
  * decoder checked the nesting and sized it. When no lane is left running,

@@ -125,7 +125,8 @@ static void buf_name(const vm_prog *P, uint32_t b, char *buf, size_t len)
     const vm_bufinfo *bi = &P->bufs[b];
     const char *name = bc_str(P->m, P->k->regs[bi->reg].name);
     if (b == 0)
-        put(buf, len, "no buffer (the null pointer)");
+        put(buf, len, "no buffer (the null pointer, or a pointer made "
+            "from an address in no buffer)");
     else if (bi->param >= 0)
         put(buf, len, "buffer '%s' (%llu bytes)", name,
                  (unsigned long long)bi->size);

@@ -684,8 +684,7 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
         if (check_type(v, OPND(0), 'Q', n, esz) ||
             check_type(v, OPND(1), 'Q', n, esz))
             return -1;
-        /* the pointee types may differ (a pointer cast: every access
-         * through it is checked), the address space may not */
+        /* pointee types may differ (a cast), address spaces may not */
         if (reg[0]->space != reg[1]->space)
             return verr(v, "%s: register %u is %s, register %u is %s (the "
                            "address spaces must be equal)", op, word[0],
@@ -703,11 +702,12 @@ static int check_rule(vctx *v, const vins *I, bc_facts *f)
             return bad(v, OPND(pi), "a pointer to %u components", n);
         return 0;
     }
-    case BCB_LDP: case BCB_STP: {   /* the slot: an 8-byte integer */
-        unsigned pi = oi->base == BCB_LDP ? 1 : 0;
+    case BCB_LDP: case BCB_STP: case BCB_PTOU: case BCB_UTOP: { /* 8 bytes */
+        unsigned pi = oi->base == BCB_LDP || oi->base == BCB_UTOP;
         if (ty_sizeof(reg[pi]->type) != 8 || reg[pi]->type.n != 1 ||
             ty_is_float((enum ty_scalar)reg[pi]->type.s))
-            return bad(v, OPND(pi), "a pointer to 8-byte integers");
+            return bad(v, OPND(pi), "%s8-byte integers",
+                       reg[pi]->kind == BC_REG_PTR ? "a pointer to " : "");
         return 0;
     }
     case BCB_VLOAD:

@@ -2,49 +2,9 @@
  * a * b + c (CMAD) and which add a product an earlier statement stored in
  * a variable (XMAD), so that each profile rounds them as its device does
  * (docs/opencl-c.md, "Contraction"). */
-#include <stdio.h>
-#include <string.h>
-
 #include <spirv/unified1/spirv.h>
 
 #include "asm/spirv/spvint.h"
-
-/* Does the .cl source say `#pragma OPENCL FP_CONTRACT OFF` anywhere?
- * SPIR-V does not tell (llvm-spirv 14 sets ContractionOff on any kernel
- * with a plain float add), and a contracted a * b + K is the same
- * instructions as an uncontracted one. Read once per module; a module
- * not translated from a .cl file is taken as FP_CONTRACT on. */
-static bool pragma_off(spv_mod *m)
-{
-    if (m->fp_contract)
-        return m->fp_contract == 2;
-    m->fp_contract = 1;
-    const char *src = m->name;   /* the .cl file the user named, not an
-                                    OpLine's: a .spv is no reason to open
-                                    files */
-    size_t n = strlen(src);
-    FILE *f = n > 3 && !strcmp(src + n - 3, ".cl") ? fopen(src, "r") : NULL;
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        const char *p = line, *words[] = {"#", "pragma", "OPENCL",
-                                          "FP_CONTRACT", "OFF"};
-        size_t i = 0;
-        for (; i < 5; i++) {
-            p += strspn(p, " \t");
-            size_t l = strlen(words[i]);
-            if (strncmp(p, words[i], l))
-                break;
-            p += l;
-        }
-        if (i == 5) {
-            m->fp_contract = 2;
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-    return m->fp_contract == 2;
-}
 
 /* The instruction after `at`, past OpLine, OpNoLine and debug ones. */
 static uint32_t next_ins(spv_mod *m, uint32_t at)
@@ -79,7 +39,8 @@ static uint32_t contracted(SX *x, uint32_t add)
         uses(x, id) != 1 || next_ins(m, def) != add)
         return 0;
     uint32_t c = spv_word(m, add, 4);
-    if (c < m->bound && spv_const_of(m, c) && pragma_off(m))
+    if (c < m->bound && spv_const_of(m, c) &&
+        spv_contract_off(m, x->fr->f, add))
         return 0;
     return def;
 }
@@ -156,11 +117,13 @@ bool sx_muladd(SX *x)
 {
     spv_mod *m = &x->m;
     uint32_t w[4], mul = contracted(x, x->at), base = BCB_CMAD, other = 4;
-    if (!mul && !pragma_off(m)) {
+    if (!mul) {
         const spv_block *bl = block_of(x, x->at);
         for (uint32_t i = 3; bl && !mul && i < 5; i++)
             if ((mul = stored_mul(x, spv_word(m, x->at, i), bl->at, x->at)))
                 other = 7 - i;
+        if (mul && spv_contract_off(m, x->fr->f, x->at))
+            mul = 0;
         base = BCB_XMAD;
     }
     if (!mul)

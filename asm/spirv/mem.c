@@ -10,6 +10,7 @@
 
 #include "asm/spirv/spvint.h"
 #include "stdlib/bytes.h"
+#include "stdlib/convert.h"
 #include "vm/bcfile.h"
 
 enum {
@@ -137,6 +138,92 @@ static uint32_t walk(SX *x, offset *o, uint32_t t, uint32_t from)
     return t;
 }
 
+/* ---- known alignment ---- */
+
+/* Trailing zero bits that integer id is known to have (at most 40). */
+static unsigned known_tz(spv_mod *m, uint32_t id, unsigned depth)
+{
+    const spv_const *k = spv_const_of(m, id);
+    if (k)
+        return k->v[0] ? (unsigned)__builtin_ctzll(k->v[0]) : 40;
+    if (depth > 16 || id >= m->bound || !m->def[id])
+        return 0;
+    uint32_t at = m->def[id], op = spv_op(m, at), wc = spv_wc(m, at), r;
+    unsigned a = wc > 3 ? known_tz(m, spv_word(m, at, 3), depth + 1) : 0;
+    unsigned b = wc > 4 ? known_tz(m, spv_word(m, at, 4), depth + 1) : 0;
+    switch (op) {
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast:
+        return a;
+    case SpvOpIMul:
+        r = a + b;
+        return r > 40 ? 40 : r;
+    case SpvOpShiftLeftLogical:
+        k = wc > 4 ? spv_const_of(m, spv_word(m, at, 4)) : NULL;
+        return !k ? 0 : k->v[0] >= 40 ? 40 : a + (unsigned)k->v[0] > 40
+               ? 40 : a + (unsigned)k->v[0];
+    case SpvOpIAdd: case SpvOpISub:
+        return a < b ? a : b;
+    case SpvOpBitwiseAnd:
+        return a > b ? a : b;
+    }
+    return 0;
+}
+
+static uint64_t low_bit(uint64_t v) { return v & (~v + 1); }
+
+/* The alignment an access chain at `at` keeps of its base's, a. */
+static uint64_t chain_align(SX *x, uint32_t at, uint64_t a, unsigned depth)
+{
+    spv_mod *m = &x->m;
+    bool pc = spv_op(m, at) == SpvOpPtrAccessChain ||
+              spv_op(m, at) == SpvOpInBoundsPtrAccessChain;
+    uint32_t t = spv_typ(m, at, spv_type_of(m, at, spv_id(m, at, 3)))->elem;
+    for (uint32_t i = 4; i < spv_wc(m, at) && a > 1; i++) {
+        uint32_t id = spv_id(m, at, i);
+        const spv_type *ty = spv_typ(m, at, t);
+        uint64_t stride;
+        if (i == 4 && pc) {
+            stride = spv_layout(m, at, t).size;
+        } else if (ty->kind == SK_ARRAY || ty->kind == SK_VEC) {
+            stride = ty->kind == SK_ARRAY ? spv_layout(m, at, ty->elem).size
+                     : ty_scalar_size((enum ty_scalar)ty->ty.s);
+            t = ty->elem;
+        } else if (ty->kind == SK_STRUCT && spv_const_of(m, id)) {
+            uint32_t k = (uint32_t)spv_const_of(m, id)->v[0];
+            uint64_t off = spv_member(m, at, t, k);
+            a = off ? (low_bit(off) < a ? low_bit(off) : a) : a;
+            t = m->w[m->def[t] + 2 + k];
+            continue;
+        } else {
+            return 1;
+        }
+        unsigned tz = known_tz(m, id, depth + 1);
+        uint64_t g = stride ? low_bit(stride) : a;
+        g = tz >= 40 || g << tz > a ? a : g << tz;
+        a = g < a ? g : a;
+    }
+    return a;
+}
+
+uint64_t sx_known_align(SX *x, uint32_t ptr, unsigned depth)
+{
+    spv_mod *m = &x->m;
+    if (depth > 16 || ptr >= m->bound || !m->def[ptr])
+        return 1;
+    uint32_t at = m->def[ptr], op = spv_op(m, at);
+    if (op == SpvOpVariable)
+        return m->deco[ptr].align ? m->deco[ptr].align
+               : spv_layout(m, at, spv_typ(m, at,
+                                           spv_word(m, at, 1))->elem).align;
+    if (op == SpvOpBitcast)
+        return sx_known_align(x, spv_id(m, at, 3), depth + 1);
+    if (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+        op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain)
+        return chain_align(x, at, sx_known_align(x, spv_id(m, at, 3),
+                                                 depth + 1), depth);
+    return 1;
+}
+
 /* ---- addresses as integers: offsetof ---- */
 
 /* Pointer ptr as a byte offset *off into the variable *var: through
@@ -190,22 +277,36 @@ static bool ptrtou(spv_mod *m, uint32_t id)
            spv_op(m, m->def[id]) == SpvOpConvertPtrToU;
 }
 
-void sx_ptrtou(SX *x)
+/* Is the instruction at `at` an OpISub of two OpConvertPtrToU of
+ * addresses in one variable at constant offsets (offsetof)? Their
+ * difference, *diff, is then a constant. */
+static bool folded_diff(SX *x, uint32_t at, uint64_t *diff)
 {
-    /* only as an operand of OpISub with another one (sx_ptrdiff): a
-     * pointer's address is no number clvm gives */
     spv_mod *m = &x->m;
-    uint32_t id = spv_word(m, x->at, 2);
+    uint32_t va, vb;
+    uint64_t oa, ob;
+    if (spv_op(m, at) != SpvOpISub || spv_wc(m, at) != 5 ||
+        !ptrtou(m, spv_word(m, at, 3)) || !ptrtou(m, spv_word(m, at, 4)))
+        return false;
+    uint32_t a = spv_word(m, at, 3), b = spv_word(m, at, 4);
+    if (!const_addr(x, spv_id(m, m->def[a], 3), &va, &oa) ||
+        !const_addr(x, spv_id(m, m->def[b], 3), &vb, &ob) || va != vb)
+        return false;
+    *diff = oa - ob;
+    return true;
+}
+
+/* Does ok hold for every use of id (word i of the instruction at `at`)
+ * in the current function? */
+typedef bool use_fn(SX *x, uint32_t at, uint32_t i);
+static bool all_uses(SX *x, uint32_t id, use_fn *ok)
+{
+    spv_mod *m = &x->m;
     const spv_func *f = x->fr->f;
-    if (sx_ptrcmp(x))
-        return;
     for (uint32_t b = 0; b < f->nblocks; b++)
         for (uint32_t at = f->blocks[b].at; at <= f->blocks[b].term;
              at += spv_wc(m, at)) {
             uint32_t op = spv_op(m, at), wc = spv_wc(m, at);
-            bool diff = op == SpvOpISub && wc == 5 &&
-                        ptrtou(m, spv_word(m, at, 3)) &&
-                        ptrtou(m, spv_word(m, at, 4));
             bool res = false, rtype = false;
             spv_result(op, &res, &rtype);
             if (op == SpvOpLine ||
@@ -213,31 +314,190 @@ void sx_ptrtou(SX *x)
                  spv_word(m, at, 3) < m->bound &&
                  m->extset[spv_word(m, at, 3)] == SE_SKIP))
                 continue;   /* debug information */
-            for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc && !diff; i++)
-                if (spv_word(m, at, i) == id)
-                    sx_refuse(x, "a pointer converted to an integer (clvm "
-                              "takes only the difference of two addresses "
-                              "in one variable, as offsetof computes it)");
+            for (uint32_t i = rtype ? 3 : res ? 2 : 1; i < wc; i++)
+                if (spv_word(m, at, i) == id && !ok(x, at, i))
+                    return false;
         }
+    return true;
+}
+
+static bool folded_use(SX *x, uint32_t at, uint32_t i)
+{
+    uint64_t diff;
+    (void)i;
+    return folded_diff(x, at, &diff);
+}
+
+void sx_ptrtou(SX *x)
+{
+    spv_mod *m = &x->m;
+    if (all_uses(x, spv_word(m, x->at, 2), folded_use))
+        return;   /* offsetof: sx_ptrdiff gives the constant */
+    ty_t t = sx_vty(x, spv_word(m, x->at, 1));
+    uint32_t p = sx_reg(x, 3);
+    if (sx_r(x, p)->kind != BC_REG_PTR || t.n != 1 ||
+        ty_is_float((enum ty_scalar)t.s))
+        spv_fail(m, x->at, "OpConvertPtrToU of a non-pointer or to a "
+                 "non-integer");
+    bool wide = ty_scalar_size((enum ty_scalar)t.s) == 8;
+    uint32_t w[3] = {wide ? sx_def(x, t) : sx_temp(x, TY(TY_ULONG, 1)), p};
+    sx_emit(x, BCB_PTOU, TY_UINT, 1, 0, w, 2);
+    if (!wide) {   /* (uint)p: the address's low bits */
+        uint32_t c[3] = {0, w[0], 0};
+        c[0] = sx_def(x, t);
+        c[2] = BC_CVT((enum ty_scalar)t.s, TY_ULONG, 0,
+                      cv_default_round((enum ty_scalar)t.s), 0);
+        sx_emit(x, BCB_CVT, TY_UINT, 1, 0, c, 3);
+    }
+}
+
+void sx_utop(SX *x)
+{
+    spv_mod *m = &x->m;
+    uint32_t id = spv_word(m, x->at, 2), a = sx_reg(x, 3);
+    const spv_type *rt = spv_typ(m, x->at, spv_word(m, x->at, 1));
+    const bc_reg *ar = sx_r(x, a);
+    if (rt->kind != SK_PTR || ar->kind != BC_REG_VALUE || ar->type.n != 1 ||
+        ty_is_float((enum ty_scalar)ar->type.s))
+        spv_fail(m, x->at, "OpConvertUToPtr of a non-integer or to a "
+                 "non-pointer");
+    /* the operand is unsigned: a narrower one is zero-extended */
+    unsigned size = (unsigned)ty_scalar_size((enum ty_scalar)ar->type.s);
+    a = sx_as(x, sx_as(x, a, uint_of(size)), TY(TY_ULONG, 1));
+    uint32_t w[2] = {sx_defptr(x, id, spv_memty(m, x->at, rt->elem),
+                               sx_space(x, rt->space), false,
+                               x->fr->hint ? x->fr->hint[id] : NULL), a};
+    sx_emit(x, BCB_UTOP, TY_UINT, 1, 0, w, 2);
 }
 
 bool sx_ptrdiff(SX *x)
 {
     spv_mod *m = &x->m;
-    uint32_t a = spv_id(m, x->at, 3), b = spv_id(m, x->at, 4), va, vb;
-    uint64_t oa, ob;
-    if (!ptrtou(m, a) || !ptrtou(m, b))
+    uint64_t diff;
+    if (!folded_diff(x, x->at, &diff))
         return false;
-    if (!const_addr(x, spv_id(m, m->def[a], 3), &va, &oa) ||
-        !const_addr(x, spv_id(m, m->def[b], 3), &vb, &ob) || va != vb)
-        sx_refuse(x, "the difference of two pointers that are not addresses "
-                  "in one variable at constant offsets");
     ty_t t = sx_vty(x, spv_word(m, x->at, 1));
     if (t.n != 1 || ty_is_float((enum ty_scalar)t.s))
         spv_fail(m, x->at, "OpISub of pointers to a non-integer type");
-    uint32_t w[2] = {sx_def(x, t), sx_const(x, t, oa - ob)};
+    uint32_t w[2] = {sx_def(x, t), sx_const(x, t, diff)};
     sx_emit(x, BCB_MOV, ty_unsigned_of((enum ty_scalar)t.s), 1, 0, w, 2);
     return true;
+}
+
+/* Is the use (word i at `at`) the source of a copy? */
+static bool copy_src(SX *x, uint32_t at, uint32_t i)
+{
+    uint32_t op = spv_op(&x->m, at);
+    return (op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i == 2;
+}
+
+/* ---- the bounds of arrays inside a variable ---- */
+
+static bool is_chain(uint32_t op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+}
+
+/* Is the use (word i at `at`) of a pointer an access through it: a load,
+ * a store or a copy, or a cast or access chain whose every use is one? */
+static bool access_use(SX *x, uint32_t at, uint32_t i)
+{
+    uint32_t op = spv_op(&x->m, at);
+    if ((op == SpvOpLoad && i == 3) || (op == SpvOpStore && i == 1) ||
+        ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i < 3))
+        return true;
+    return (is_chain(op) || op == SpvOpBitcast) && i == 3 &&
+           all_uses(x, spv_word(&x->m, at, 2), access_use);
+}
+
+/* A name for the array that pointer id ptr's chain indexes: clang's
+ * for the member (`s.b` is a chain named b, or b6 where clang numbered a
+ * second one: b if some value is named that), through the chains named
+ * arrayidx* (`m[i][j]`: m's); into buf. */
+static const char *array_name(spv_mod *m, uint32_t ptr, char *buf,
+                              size_t len)
+{
+    for (unsigned depth = 0; depth < 8 && ptr < m->bound; depth++) {
+        const char *nm = m->names[ptr];
+        if (nm && strncmp(nm, "arrayidx", 8) && strncmp(nm, "arraydecay", 10)) {
+            snprintf(buf, len, "%s", nm);
+            for (size_t n = strlen(buf); n > 1 && buf[n - 1] >= '0' &&
+                                         buf[n - 1] <= '9'; n--)
+                for (uint32_t id = 0; id < m->bound; id++)
+                    if (m->names[id] && strlen(m->names[id]) == n - 1 &&
+                        !strncmp(m->names[id], buf, n - 1)) {
+                        buf[n - 1] = 0;
+                        return buf;
+                    }
+            return buf;
+        }
+        if (!m->def[ptr] || !is_chain(spv_op(m, m->def[ptr])))
+            break;
+        ptr = spv_word(m, m->def[ptr], 3);
+    }
+    return NULL;
+}
+
+/* Index idx into array type t, inside a variable where only the
+ * variable's bounds are checked: a load of the same index from a private
+ * array of t's length (made once per kernel and array type, kept in
+ * x->gv[t], named after the struct member) traps as out of bounds,
+ * naming it, where the index is past t's length. */
+static void probe(SX *x, uint32_t t, uint32_t idx, const char *name)
+{
+    spv_mod *m = &x->m;
+    const spv_type *ty = spv_typ(m, x->at, t);
+    const spv_type *et = spv_typ(m, x->at, ty->elem);
+    const spv_const *k = spv_const_of(m, idx);
+    if (k && k->v[0] < ty->count)
+        return;
+    ty_t pt = TY(TY_UCHAR, 1);
+    if (et->kind == SK_INT || et->kind == SK_FLOAT || et->kind == SK_VEC)
+        pt = spv_memty(m, x->at, ty->elem);
+    if ((uint64_t)ty->count * ty_sizeof(pt) > BC_MAX_PRIVATE / 16)
+        return;   /* too large to mirror: the variable's bounds only */
+    if (x->gv[t].kind != VK_REG) {
+        bc_reg r = {0};
+        r.type = pt, r.kind = BC_REG_PTR, r.space = BC_PRIVATE;
+        r.init = BC_INIT_ARRAY, r.arg = ty->count;
+        int32_t reg = sx_named(x, name, r);
+        if (reg < 0)
+            reg = sx_named(x, "array", r);
+        x->gv[t] = sv(reg, VK_REG, 0);
+    }
+    uint32_t w[3] = {sx_temp(x, pt), (uint32_t)x->gv[t].reg,
+                     k ? index_const(x, (int64_t)k->v[0])
+                       : sx_val_reg(x, &x->fr->v[idx], idx)};
+    sx_emit(x, BCB_LD, ty_unsigned_of((enum ty_scalar)pt.s), pt.n, 0, w, 3);
+}
+
+/* The indices of the access chain at x->at into arrays (of type t on)
+ * whose bounds the VM does not see: all but an index into the variable
+ * itself. Only where the chain is accessed through, so that a pointer
+ * one past an array's end may be formed. */
+static void probes(SX *x, uint32_t t, bool ptr)
+{
+    spv_mod *m = &x->m;
+    uint32_t bid = spv_id(m, x->at, 3);
+    const spv_const *k = ptr ? spv_const_of(m, spv_id(m, x->at, 4)) : NULL;
+    bool whole = spv_op(m, m->def[bid]) == SpvOpVariable &&
+                 (!ptr || (k && !k->v[0]));
+    char name[48];
+    if (!all_uses(x, spv_word(m, x->at, 2), access_use))
+        return;
+    for (uint32_t i = ptr ? 5 : 4; i < spv_wc(m, x->at); i++) {
+        const spv_type *ty = spv_typ(m, x->at, t);
+        uint32_t idx = spv_id(m, x->at, i);
+        if (ty->kind == SK_STRUCT) {   /* walk checked the member */
+            t = m->w[m->def[t] + 2 + spv_const_of(m, idx)->v[0]];
+        } else {
+            if (ty->kind == SK_ARRAY && !whole)
+                probe(x, t, idx, array_name(m, bid, name, sizeof name));
+            t = ty->elem;
+        }
+        whole = false;
+    }
 }
 
 void sx_chain(SX *x, bool ptr)
@@ -247,8 +507,18 @@ void sx_chain(SX *x, bool ptr)
     uint32_t bd = m->def[bid];
     if (bd < m->globals_end && spv_op(m, bd) == SpvOpVariable &&
         spv_word(m, bd, 3) == SpvStorageClassUniformConstant &&
-        (x->gv[bid].kind == VK_NONE || x->gv[bid].kind == VK_CINIT))
-        return;   /* a string literal: printf reads it (ext.c) */
+        (x->gv[bid].kind == VK_NONE || x->gv[bid].kind == VK_CINIT)) {
+        /* a string literal: printf reads it (ext.c); the first byte of
+         * an initialiser: a copy from it stores the constant */
+        offset o = {{0}, {0}, 0, 0};
+        bool first = sx_val(x, 3)->kind == VK_CINIT;
+        for (uint32_t i = 4; first && i < spv_wc(m, x->at); i++)
+            first = spv_const_of(m, spv_id(m, x->at, i)) != NULL;
+        if (first && const_addr(x, id, &bd, &o.c) && !o.c &&
+            all_uses(x, id, copy_src))
+            x->fr->v[id] = *sx_val(x, 3);
+        return;
+    }
     const spv_type *bt = spv_typ(m, x->at, spv_type_of(m, x->at, bid));
     const spv_type *rt = spv_typ(m, x->at, spv_word(m, x->at, 1));
     if (bt->kind != SK_PTR || rt->kind != SK_PTR)
@@ -261,6 +531,7 @@ void sx_chain(SX *x, bool ptr)
     if (leaf != rt->elem && !(spv_is_agg(m, leaf) &&
                               spv_is_agg(m, rt->elem)))
         spv_fail(m, x->at, "the access chain's type is not its result's");
+    probes(x, bt->elem, ptr);
     /* the base address: a register, or a chain not yet computed, which
      * a constant offset joins (a run-time one computes it first) */
     uint32_t base;

@@ -611,6 +611,10 @@ static void slot(SX *x, spv_val *p, uint32_t v, bool st)
     sx_emit(x, BCB_STP, TY_UINT, 1, 0, w, 3);
 }
 
+/* An access's alignment: the larger of the Aligned operand's and the
+ * pointer's known one (a variable's Alignment). */
+static uint64_t max_al(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
 static void load(SX *x)
 {
     spv_val tmp, *p = cast_ptr(x, sx_val(x, 3), 3, &tmp);
@@ -673,6 +677,8 @@ static void load(SX *x)
     ty_t pt = sx_r(x, base)->type;
     uint32_t w[3] = {sx_def(x, pt), base, idx};
     uint64_t al = sx_aligned(x, 4);
+    if (al && al < ty_sizeof(pt))
+        al = max_al(al, sx_known_align(x, spv_id(&x->m, x->at, 3), 0));
     if (al && al < ty_sizeof(pt))   /* a packed struct's member */
         sx_unaligned(x, w[0], base, idx, false);
     else
@@ -725,6 +731,8 @@ static void store(SX *x)
     uint32_t idx, base = sx_addr(x, p, 1, &idx);
     uint32_t w[3] = {base, idx, v};
     uint64_t al = sx_aligned(x, 3);
+    if (al && al < ty_sizeof(t))
+        al = max_al(al, sx_known_align(x, spv_id(&x->m, x->at, 1), 0));
     if (al && al < ty_sizeof(t))   /* a packed struct's member */
         sx_unaligned(x, v, base, idx, true);
     else
@@ -826,6 +834,7 @@ void sx_ins(SX *x, uint32_t op)
     case SpvOpCopyMemory: sx_copy(x, false); break;
     case SpvOpCopyMemorySized: sx_copy(x, true); break;
     case SpvOpConvertPtrToU: sx_ptrtou(x); break;
+    case SpvOpConvertUToPtr: sx_utop(x); break;
     case SpvOpControlBarrier: barrier(x); break;
     case SpvOpExtInst: sx_ocl(x); break;
     case SpvOpMemoryBarrier: sx_fence(x); break;

@@ -138,6 +138,11 @@ static void decorate(spv_mod *m, uint32_t at)
         x->nsw = true;
     } else if (d == SpvDecorationCPacked) {
         x->packed = true;
+    } else if (d == SpvDecorationAlignment) {
+        uint32_t a = spv_word(m, at, 3);
+        if (!a || (a & (a - 1)))
+            spv_fail(m, at, "Alignment %u is not a power of two", a);
+        x->align = a;
     } else if (d == SpvDecorationFuncParamAttr && spv_wc(m, at) > 3 &&
                spv_word(m, at, 3) == SpvFunctionParameterAttributeByVal) {
         x->byval = true;
@@ -322,6 +327,6 @@ void spv_mod_free(spv_mod *m)
         free(m->funcs[i].params), free(m->funcs[i].blocks);
     free(m->funcs), free(m->entries), free(m->def), free(m->names);
     free(m->deco), free(m->types), free(m->cidx), free(m->consts);
-    free(m->extset);
+    free(m->extset), free(m->fpc);
     memset(m, 0, sizeof *m);
 }

@@ -11,12 +11,11 @@
  *             register, values computed straight into one
  *   val.c     SPIR-V ids -> clvm registers: values, variables, constants,
  *             the instruction emitter
- *   ptrcmp.c  pointer comparisons: a pointer converted to an integer only
- *             to be compared is its buffer and offset
  *   mem.c     aggregates in memory: access chains, copies, constant
  *             initialisers, module-scope variables, pointer copies
  *   sync.c    atomics and memory fences -> ATOM, FENCE, RFENCE, WFENCE
  *   ext.c     OpenCL.std extended instructions -> clvm operations
+ *   pragma.c  FP_CONTRACT by source position: the .cl file's pragmas
  *   fuse.c    contraction sites: a contractible a * b + c, a product
  *             added by a later statement (CMAD, XMAD)
  *   ops.c     the core instructions -> clvm operations
@@ -53,6 +52,7 @@ typedef struct {
     bool packed;          /* CPacked: a struct without padding */
     bool offsets;         /* a struct with Offset member decorations */
     bool byval;           /* FuncParamAttr ByVal: the callee's own copy */
+    uint32_t align;       /* Alignment (a variable's), or 0 */
 } spv_deco;
 
 typedef struct {
@@ -122,8 +122,8 @@ typedef struct spv_mod {
     const char *source;   /* the .cl file's name (first OpLine's OpString) */
     uint32_t globals_end; /* the first OpFunction's offset */
     bool contract_off;    /* some entry has ExecutionMode ContractionOff */
-    uint8_t fp_contract;  /* fuse.c: 0 not yet read, 1 the .cl source has
-                             no FP_CONTRACT OFF pragma, 2 it has one */
+    struct spv_fpc *fpc;  /* pragma.c: the .cl file's FP_CONTRACT
+                             pragmas, read once (one allocation) */
 } spv_mod;
 
 enum spv_ext { SE_NONE, SE_OCL, SE_SKIP, SE_OTHER };
@@ -339,12 +339,9 @@ int32_t sx_named(SX *x, const char *name, bc_reg r);
 /* The register holding integer constant v of type t. */
 uint32_t sx_const(SX *x, ty_t t, uint64_t v);
 
-/* ---- ptrcmp.c ---- */
-
 /* OpConvertPtrToU at x->at whose every use is an integer comparison: the
  * pointer's buffer and offset as a ulong; false, emitting nothing, if it
  * is not one. */
-bool sx_ptrcmp(SX *x);
 
 /* ---- mem.c ---- */
 
@@ -354,12 +351,20 @@ uint32_t sx_addr(SX *x, const spv_val *p, uint32_t i, uint32_t *idx);
 /* The Aligned memory operand of the instruction, whose memory access
  * mask is word i; 0 if it has none. */
 uint64_t sx_aligned(SX *x, uint32_t i);
+/* The alignment pointer id ptr is known to have: a variable's
+ * (its Alignment decoration, else its type's), kept through pointer casts
+ * and access chains whose steps are multiples of it (an index known to be
+ * a multiple of 2^k: a constant, products, shifts, sums); 1 if unknown. */
+uint64_t sx_known_align(SX *x, uint32_t ptr, unsigned depth);
 /* v = (base, idx)[0], or (st) the store of v, below the alignment of v's
  * type: as its bytes (vloadN/vstoreN of uchar and as_type). */
 void sx_unaligned(SX *x, uint32_t v, uint32_t base, uint32_t idx, bool st);
-/* OpConvertPtrToU at x->at: emits nothing; refused unless its every use
- * is an OpISub of two of them. */
+/* OpConvertPtrToU at x->at: the address (PTOU, docs/semantics.md
+ * "Addresses"), or nothing where its every use is a difference that
+ * sx_ptrdiff folds. */
 void sx_ptrtou(SX *x);
+/* OpConvertUToPtr at x->at: the pointer at an address (UTOP). */
+void sx_utop(SX *x);
 /* The OpISub at x->at, if of two OpConvertPtrToU of addresses in one
  * variable (offsetof): their constant difference; false if not one. */
 bool sx_ptrdiff(SX *x);
@@ -400,6 +405,12 @@ bool sx_async(SX *x, uint32_t op);
 
 /* OpExtInst of OpenCL.std at x->at. */
 void sx_ocl(SX *x);
+
+/* ---- pragma.c ---- */
+
+/* Is FP_CONTRACT off at the instruction at `at` of function f (by its
+ * OpLine's position in the .cl file)? Refused where clvm cannot tell. */
+bool spv_contract_off(spv_mod *m, const spv_func *f, uint32_t at);
 
 /* ---- fuse.c ---- */
 

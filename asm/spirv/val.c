@@ -81,9 +81,11 @@ static spv_val *global(SX *x, uint32_t id)
     }
     const spv_type *at = spv_typ(&x->m, d, pt->elem);
     const char *nm = x->m.names[id] ? x->m.names[id] : "?";
-    if (sc == SpvStorageClassUniformConstant && spv_wc(&x->m, d) > 4) {
+    if ((sc == SpvStorageClassUniformConstant ||
+         sc == SpvStorageClassFunction) && spv_wc(&x->m, d) > 4) {
         /* not in memory (mem.c declared the others): clang's
-         * initialiser of a variable, or a string */
+         * initialiser of a variable ('constinit', a private one where
+         * the initialiser holds a pointer elsewhere), or a string */
         *g = sv(-1, VK_CINIT, id);
         return g;
     }

@@ -72,19 +72,9 @@ XFAIL = {
     "atomics/atomic_intergroup_race": MISSED,
     "atomics/atomic_race_after": MISSED,
     "atomics/atomic_race_before": MISSED,
-    "bugs/multidim_array_in_struct":
-        "refused: an array of arrays in a struct (id not a value, OpAccessChain)",
     "data-race/global_only_fence": MISSED,
     "data-race/intragroup_hidden_race": MISSED,
     "data-race/local_only_fence": MISSED,
-    "memcheck/casted_static_array":
-        "refused: clang's constant initialiser of a struct ('constinit')",
-    "memcheck/static_array":
-        "no trap: an index past a struct's array member stays inside "
-        "the private struct, which is what clvm checks",
-    "memcheck/static_array_padded_struct":
-        "no trap: an index past a struct's array member stays inside "
-        "the private struct, which is what clvm checks",
 }
 
 

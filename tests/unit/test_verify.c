@@ -1134,6 +1134,33 @@ static void pointer_slots(void)
     BAD("STP: stores through register 0, a pointer to const data");
 }
 
+/* PTOU, UTOP: a pointer's address, an 8-byte integer, and back. */
+static void pointer_ints(void)
+{
+    begin();
+    uint32_t q = ptr(BC_GLOBAL, "float"), a = val("ulong");
+    uint32_t w = val("uint"), l = val("long"), f = val("double");
+    uint32_t pt = emit(BC_PTOU, 1, 0, a, q);
+    uint32_t pu = emit(BC_UTOP, 1, 0, q, a);
+    ret();
+    OK();
+    code()[pt + 1] = l;   /* either sign */
+    OK();
+    code()[pt + 1] = w;
+    BAD("PTOU operand 1: register 2 is uint, needs 8-byte integers");
+    code()[pt + 1] = f;
+    BAD("PTOU operand 1: register 4 is double, needs an integer");
+    code()[pt + 1] = a;
+    code()[pt + 2] = a;
+    BAD("PTOU operand 2: register 1 is ulong, needs a pointer");
+    code()[pt + 2] = q;
+    code()[pu + 2] = w;
+    BAD("UTOP operand 2: register 2 is uint, needs 8-byte integers");
+    code()[pu + 2] = a;
+    code()[pu + 1] = a;
+    BAD("UTOP operand 1: register 1 is ulong, needs a pointer");
+}
+
 static void load_store_count(void)
 {
     begin();
@@ -1517,6 +1544,7 @@ int main(void)
     RUN(vload_half);
     RUN(pointer_add);
     RUN(pointer_slots);
+    RUN(pointer_ints);
     RUN(load_store_count);
     RUN(vload_vstore);
     RUN(work_item);
