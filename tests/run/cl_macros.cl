@@ -1,0 +1,23 @@
+// RUN: clvm run %s --global 1 --arg out=zeros:12 --arg name=zeros:16 --print out --print name
+// The preprocessor's view of the device (the CTS's kernel_numeric_constants
+// and kernel_preprocessor_macros): clvm's device has no images, so
+// __IMAGE_SUPPORT__ is not defined (out[0] is 0xf00baa = 15731626, as the
+// CTS writes it), __ENDIAN_LITTLE__ is 1, __OPENCL_C_VERSION__ 120. A
+// private pointer to a string literal (the CTS's `constant char *f = ""
+// __FILE__`) reads its bytes: name is "t.cl" and its NUL, set by #line.
+kernel void k(global int *out, global char *name)
+{
+#ifdef __IMAGE_SUPPORT__
+    out[0] = __IMAGE_SUPPORT__;
+#else
+    out[0] = 0xf00baa;
+#endif
+    out[1] = __ENDIAN_LITTLE__;
+    out[2] = __OPENCL_C_VERSION__;
+    int i;
+#line 100 "t.cl"
+    constant char *f = "" __FILE__;
+    for (i = 0; f[i] != 0 && i < 15; i++)
+        name[i] = f[i];
+    name[i] = 0;
+}
