@@ -1,8 +1,9 @@
-// RUN: clvm run %s --global 1 --arg out=zeros:12 --arg name=zeros:16 --print out --print name
+// RUN: clvm run %s --global 1 --arg out=zeros:16 --arg name=zeros:16 --print out --print name
 // The preprocessor's view of the device (the CTS's kernel_numeric_constants
 // and kernel_preprocessor_macros): clvm's device has no images, so
 // __IMAGE_SUPPORT__ is not defined (out[0] is 0xf00baa = 15731626, as the
-// CTS writes it), __ENDIAN_LITTLE__ is 1, __OPENCL_C_VERSION__ 120. A
+// CTS writes it), __ENDIAN_LITTLE__ is 1, __OPENCL_C_VERSION__ and
+// __OPENCL_VERSION__ 120 (clang defines only the first). A
 // private pointer to a string literal (the CTS's `constant char *f = ""
 // __FILE__`) reads its bytes: name is "t.cl" and its NUL, set by #line.
 kernel void k(global int *out, global char *name)
@@ -14,6 +15,9 @@ kernel void k(global int *out, global char *name)
 #endif
     out[1] = __ENDIAN_LITTLE__;
     out[2] = __OPENCL_C_VERSION__;
+#ifdef __OPENCL_VERSION__
+    out[3] = __OPENCL_VERSION__;
+#endif
     int i;
 #line 100 "t.cl"
     constant char *f = "" __FILE__;
