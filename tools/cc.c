@@ -34,10 +34,18 @@ extern char **environ;
 /* -fgnu89-inline: a plain `inline` function (C99: an inline definition
  * only, which clang at -O0 does not emit) gets its body, as every
  * optimising OpenCL compiler in effect gives it by inlining: real kernels
- * (pyopencl's random123) define their helpers so. */
+ * (pyopencl's random123) define their helpers so.
+ * -U__IMAGE_SUPPORT__: clang defines it for every spir target, and OpenCL
+ * C says it is defined only where the device has images, which clvm's has
+ * not; __OPENCL_VERSION__, the device's OpenCL version, clang leaves to
+ * the implementation (clvm's device is OpenCL 1.2). -cl-ext: the
+ * extension macros are the device's (tools/cc.h), no more. */
+#define CC_EXT(e) ",+" #e
 static const char *const clang_first[] = {
     "-cl-std=CL1.2", "-target", "spir64", "-cl-kernel-arg-info",
     "-fno-discard-value-names", "-gline-tables-only", "-fgnu89-inline",
+    "-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=120",
+    "-Xclang", "-cl-ext=-all" CC_EXTENSIONS(CC_EXT),
 };
 /* After the user's options, whatever they were: clvm needs -O0 (clang's
  * OpenCL default optimises, which folds conversions with the host's

@@ -9,6 +9,20 @@
 
 #include "vm/bytecode.h"
 
+/* The OpenCL C extensions of clvm's device, only what the VM really does
+ * (cl_khr_fp16: half arithmetic rounded once, docs/semantics.md; the
+ * atomics: every atom_* function, docs/ir.md). The device's
+ * CL_DEVICE_EXTENSIONS (tools/ocl/platform.c) and the extension macros
+ * clang defines (tools/cc.c: clang-14 alone defines every extension it
+ * knows for spir, images and Intel's subgroups among them) both come
+ * from this list. */
+#define CC_EXTENSIONS(X)                                                    \
+    X(cl_khr_fp64) X(cl_khr_fp16) X(cl_khr_byte_addressable_store)          \
+    X(cl_khr_global_int32_base_atomics)                                     \
+    X(cl_khr_global_int32_extended_atomics)                                 \
+    X(cl_khr_local_int32_base_atomics) X(cl_khr_local_int32_extended_atomics) \
+    X(cl_khr_int64_base_atomics) X(cl_khr_int64_extended_atomics)
+
 /* Compiles the OpenCL C file path (with the user's clang options) into
  * SPIR-V: *spv (malloc'd) and *len; *msgs (malloc'd, *mlen bytes, NULL if
  * none) gets what clang and llvm-spirv wrote to stderr, verbatim. 1 with

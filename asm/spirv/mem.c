@@ -829,6 +829,30 @@ static bool simple_array(spv_mod *m, uint32_t t)
             m->types[ty->elem].kind == SK_VEC);
 }
 
+/* Whether a pointer into a string literal goes anywhere but into an
+ * extended instruction (printf's format or %s argument, which read the
+ * literal itself): `constant char *f = "abc"` makes it memory of its own.
+ * Any word equal to the pointer's id counts as a use, which can only say
+ * yes too often (the string is then copied, as a named constant array
+ * is). */
+static bool str_escapes(spv_mod *m, uint32_t id)
+{
+    for (uint32_t at = m->globals_end; at < m->nw; at += spv_wc(m, at)) {
+        uint32_t op = spv_op(m, at);
+        if ((op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain &&
+             op != SpvOpPtrAccessChain && op != SpvOpInBoundsPtrAccessChain) ||
+            spv_word(m, at, 3) != id)
+            continue;
+        uint32_t r = spv_word(m, at, 2);
+        for (uint32_t u = m->globals_end; u < m->nw; u += spv_wc(m, u))
+            if (spv_op(m, u) != SpvOpExtInst && spv_op(m, u) != SpvOpLine)
+                for (uint32_t i = 1; i < spv_wc(m, u); i++)
+                    if (spv_word(m, u, i) == r && u != at)
+                        return true;
+    }
+    return false;
+}
+
 /* One module-scope variable the kernel uses: a __local aggregate, or a
  * program-scope constant copied into a private array when the kernel
  * starts (read-only, so each work-item's copy gives the same values). */
@@ -848,15 +872,16 @@ static void one_global(SX *x, uint32_t id)
         x->gv[id] = sv(reg, VK_REG, 0);
         return;
     }
-    if (sc != SpvStorageClassUniformConstant || spv_wc(m, at) < 5 ||
-        (nm && (!strncmp(nm, "__const.", 8) || !strncmp(nm, ".str", 4))))
-        return;   /* clang's initialisers and string literals: copied or
-                     read where they are used */
     const spv_type *ty = spv_typ(m, at, t);
-    if (ty->kind == SK_ARRAY && spv_typ(m, at, ty->elem)->kind == SK_INT &&
-        ty_scalar_size((enum ty_scalar)spv_typ(m, at, ty->elem)->ty.s) == 1 &&
-        !nm)
-        return;   /* an unnamed string */
+    bool str = (nm && !strncmp(nm, ".str", 4)) ||
+               (!nm && ty->kind == SK_ARRAY &&
+                spv_typ(m, at, ty->elem)->kind == SK_INT &&
+                ty_scalar_size((enum ty_scalar)spv_typ(m, at,
+                                                       ty->elem)->ty.s) == 1);
+    if (sc != SpvStorageClassUniformConstant || spv_wc(m, at) < 5 ||
+        (nm && !strncmp(nm, "__const.", 8)) || (str && !str_escapes(m, id)))
+        return;   /* clang's initialisers, and string literals that only
+                     printf reads: copied or read where they are used */
     int32_t reg = sx_agg_var(x, t, BC_PRIVATE, nm, "constant_array");
     x->gv[id] = sv(reg, VK_REG, 0);
     sx_store_const(x, (uint32_t)reg, sx_const(x, TY(TY_INT, 1), 0),

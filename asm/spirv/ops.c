@@ -296,8 +296,11 @@ static void extract(SX *x)
         ty_t rt = sx_vty(x, spv_word(&x->m, x->at, 1));
         rt.s = (uint8_t)ty_unsigned_of((enum ty_scalar)rt.s);   /* size_t */
         uint32_t w[2] = {sx_def(x, rt), k};
-        if (k > 2)
-            sx_refuse(x, "built-in vector component %u", k);
+        if (k > 2) {   /* past dimension 2: 0 for ids and offsets, 1 for sizes */
+            w[1] = sx_const(x, rt, v->aux >= 3 && v->aux <= 5);
+            sx_emit(x, BCB_MOV, (enum ty_scalar)rt.s, 1, 0, w, 2);
+            return;
+        }
         sx_emit(x, (enum bc_base)bases[v->aux], (enum ty_scalar)rt.s, 1, 0,
                 w, 2);
         return;

@@ -246,6 +246,20 @@ static void local_memory(void)
     clFinish(q);
     /* USE_HOST_PTR: the host's own array holds the result */
     CHECK(x[0] == 10 && x[4] == 100, "sums %d %d", x[0], x[4]);
+    /* the device's local memory, and no more: 64 KiB (the CTS sizes its
+     * async-copy work-groups by it) */
+    cl_ulong lm = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+    CHECK(lm == 65536, "local memory %llu", (unsigned long long)lm);
+    clSetKernelArg(kn, 1, (size_t)lm + 4, NULL);
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, (size_t[]){4},
+                               0, NULL, NULL);
+    CHECK(e == CL_OUT_OF_RESOURCES, "a local argument past it: %d", e);
+    clSetKernelArg(kn, 1, (size_t)lm, NULL);
+    e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){8}, (size_t[]){4},
+                               0, NULL, NULL);
+    CHECK(e == CL_SUCCESS, "all of it: %d", e);
+    clFinish(q);
     clReleaseKernel(kn);
     clReleaseProgram(p);
     clReleaseMemObject(b);

@@ -306,9 +306,15 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
         return CL_INVALID_KERNEL;
     if (k->prog->ctx != q->ctx)
         return CL_INVALID_CONTEXT;
-    for (cl_uint i = 0; i < k->nargs; i++)
+    size_t local = 0;
+    for (cl_uint i = 0; i < k->nargs; i++) {
         if (!k->args[i].set)
             return CL_INVALID_KERNEL_ARGS;
+        local += k->args[i].local <= OCL_LOCAL_MEM ? k->args[i].local
+                                                   : OCL_LOCAL_MEM + 1;
+    }
+    if (local > OCL_LOCAL_MEM)   /* __local arguments past the device's */
+        return CL_OUT_OF_RESOURCES;
     cl_int e = check_range(dims, gsize, lsize);
     if (e == CL_SUCCESS)
         e = ocl_check_waitlist(q->ctx, nwait, wait);

@@ -40,6 +40,13 @@ extern const struct _cl_icd_dispatch *ocl_table;
  * clGetPlatformInfo (ocl-icd asks it for the platform's suffix). */
 #define OCL_EXPORT __attribute__((visibility("default")))
 
+/* The local memory a launch may use (CL_DEVICE_LOCAL_MEM_SIZE): a GPU's
+ * 64 KiB, though the VM takes up to BC_MAX_LOCAL per work-group. Host
+ * programs size their work by it (the CTS's async copies launch 1111
+ * work-groups of as many work-items as half of it holds), so a larger
+ * figure only makes their work-groups larger and slower to interpret. */
+#define OCL_LOCAL_MEM (64u << 10)
+
 /* Reference counts: atomic, so that objects may be retained and released
  * from several host threads. */
 typedef struct {

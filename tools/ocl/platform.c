@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/cc.h"
 #include "vm/bcfile.h"
 #include "vm/vm.h"
 
@@ -12,14 +13,10 @@ struct _cl_platform_id ocl_platform = {{NULL, OCL_PLATFORM, {1}}};
 struct _cl_device_id ocl_device = {{NULL, OCL_DEVICE, {1}}};
 
 #define OCL_VERSION "0.3"
-/* Only what the VM really does (cl_khr_fp16: half arithmetic rounded once,
- * docs/semantics.md; the atomics: vm/atomic.c, every atom_* function); the
- * IL extension comes with the work that implements it. */
-#define OCL_EXTENSIONS                                                      \
-    "cl_khr_icd cl_khr_fp64 cl_khr_fp16 cl_khr_byte_addressable_store "    \
-    "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
-    "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "   \
-    "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics"
+/* The ICD extension and the OpenCL C ones (tools/cc.h); the IL extension
+ * comes with the work that implements it. */
+#define OCL_EXT(e) " " #e
+#define OCL_EXTENSIONS "cl_khr_icd" CC_EXTENSIONS(OCL_EXT)
 
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *ps,
@@ -144,7 +141,7 @@ static cl_int device_numbers(cl_device_info what, size_t size, void *value,
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: UL(1 << 20);
     case CL_DEVICE_MAX_CONSTANT_ARGS: U(8);
     case CL_DEVICE_LOCAL_MEM_TYPE: U(CL_GLOBAL);
-    case CL_DEVICE_LOCAL_MEM_SIZE: UL(BC_MAX_LOCAL);
+    case CL_DEVICE_LOCAL_MEM_SIZE: UL(OCL_LOCAL_MEM);
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT: B(CL_FALSE);
     case CL_DEVICE_HOST_UNIFIED_MEMORY: B(CL_TRUE);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION: SZ(1);
