@@ -137,6 +137,12 @@ struct repl {
 
     repl_sess s;
 
+    /* clvm exec --break: the arguments of the host program's launch, each
+     * run stepping a copy of them (NULL: the REPL's own, from arg); leave
+     * is set when the session is to give the launch back to the host. */
+    const vm_arg *host;
+    bool leave;
+
     /* Asked before each command runs (NULL: never): true skips it, as if
      * it had not been typed. cmd is its RC_ index (RC_eval for a line
      * that is an expression), args its text after the command word. For
@@ -155,6 +161,9 @@ bool repl_init(repl *r);
 bool repl_exec(repl *r, char *line);
 /* Frees all the session holds; repl_init starts another. */
 void repl_fini(repl *r);
+/* Reads lines from in (a terminal: with line editing) and runs them until
+ * quit, a command that leaves, or the end of the input. */
+void repl_loop(repl *r, FILE *in);
 
 /* One command each (args: the text after the command word, trimmed). */
 #define X(name, a, s, h) int rc_##name(repl *r, char *args);
@@ -193,5 +202,9 @@ void repl_show_ins(repl *r, uint32_t pc, bool whole_line);
 void repl_lets_free(repl *r);                          /* repl_eval.c */
 void repl_unload(repl *r);                             /* repl_step.c */
 int repl_load(repl *r, const char *path);              /* repl_step.c */
+/* Loads a copy of module m (named file, with source text src or NULL)
+ * and chooses its kernel ki: repl_step.c. */
+int repl_adopt(repl *r, const bc_module *m, const char *file,
+               const char *src, uint32_t ki);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "stdlib/bytes.h"
+#include "vm/vm.h"
 
 /* Fixed sizes of the file's records, in bytes. */
 enum {
@@ -26,10 +27,22 @@ enum {
     LREC = 8,        /* line entry: pc, line */
     XREC = 12,       /* extern: name, result type, parameter count */
     CREC = 4,        /* C type: scalar, kind, 2 bytes 0 */
-    NSEC = 6,        /* sections this version knows; 'externs' (the last)
-                        is written only when the module has some, so
-                        files without host calls are as before */
+    GREC = 12,       /* groupsize: a kernel's required local size */
+    NSEC = 7,        /* sections this version knows; 'externs' and
+                        'groupsize' (the last two) are written only when
+                        the module needs them, so other files are as
+                        before */
 };
+
+/* Does some kernel of m require a local size (section 'groupsize')? */
+static bool has_reqd(const bc_module *m)
+{
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        if (m->kernels[i].reqd[0] | m->kernels[i].reqd[1] |
+            m->kernels[i].reqd[2])
+            return true;
+    return false;
+}
 
 static const uint32_t sec_ids[NSEC] = {
 #define X(E, id, name) BC_SEC_##E,
@@ -57,8 +70,11 @@ static uint32_t get32(const uint8_t *p) { return (uint32_t)le_load(p, 4); }
 
 int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
 {
-    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4}, off[NSEC];
-    const int nsec = m->nexterns ? NSEC : NSEC - 1;
+    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4,
+                           (uint64_t)m->nkernels * GREC}, off[NSEC];
+    const bool want[NSEC] = {true, true, true, true, true, m->nexterns > 0,
+                             has_reqd(m)};
+    int nsec = 0;
     if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
         (m->nkernels && !m->kernels) || (m->nexterns && !m->externs))
         return -1;
@@ -79,8 +95,12 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
     }
     /* Sections start 4-aligned so code words are aligned in a mapped
      * file; the file ends where the last section does. */
+    for (int s = 0; s < NSEC; s++)
+        nsec += want[s];
     uint64_t end = HDR + nsec * SECENT;
-    for (int s = 0; s < nsec; s++) {
+    for (int s = 0; s < NSEC; s++) {
+        if (!want[s])
+            continue;
         end = (end + 3) & ~(uint64_t)3;
         off[s] = end;
         end += size[s];
@@ -94,10 +114,13 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
     put16(b + 8, BC_FORMAT_VERSION);
     put16(b + 10, 0);
     put32(b + 12, (uint32_t)nsec);
-    for (int s = 0; s < nsec; s++) {
-        put32(b + HDR + s * SECENT, sec_ids[s]);
-        put32(b + HDR + s * SECENT + 4, (uint32_t)off[s]);
-        put32(b + HDR + s * SECENT + 8, (uint32_t)size[s]);
+    for (int s = 0, e = 0; s < NSEC; s++) {
+        if (!want[s])
+            continue;
+        put32(b + HDR + e * SECENT, sec_ids[s]);
+        put32(b + HDR + e * SECENT + 4, (uint32_t)off[s]);
+        put32(b + HDR + e * SECENT + 8, (uint32_t)size[s]);
+        e++;
     }
     if (m->nstrings)
         memcpy(b + off[0], m->strings, m->nstrings);
@@ -157,6 +180,9 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
             }
         }
     }
+    for (uint32_t i = 0; want[6] && i < m->nkernels; i++)
+        for (int d = 0; d < 3; d++)
+            put32(b + off[6] + i * GREC + d * 4, m->kernels[i].reqd[d]);
     *buf = b;
     *len = (size_t)end;
     return 0;
@@ -301,6 +327,32 @@ static int read_kernels(rd *r, bc_module *m, cur *kc, cur *cc, cur *lc)
 }
 
 /* The externs section (absent: none). Meaning is the verifier's. */
+/* Section 'groupsize': per kernel the local size it requires (three
+ * u32), all 0 for none; otherwise at most VM_MAX_GROUP work-items. */
+static int read_groupsize(rd *r, bc_module *m, cur *gc)
+{
+    if (gc->end == gc->pos)
+        return 0;
+    if (gc->end - gc->pos != (uint64_t)m->nkernels * GREC)
+        return rerr(r, "section 'groupsize' at 0x%zx: %zu bytes for %u "
+                       "kernels (need %d each)", gc->pos, gc->end - gc->pos,
+                    m->nkernels, GREC);
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        uint32_t *q = m->kernels[i].reqd;
+        uint64_t items = 1;
+        for (int d = 0; d < 3; d++) {   /* each <= 2^32: no wrap in 64 bits */
+            q[d] = get32(r->buf + gc->pos + i * GREC + d * 4);
+            items *= q[d] < VM_MAX_GROUP ? q[d] : VM_MAX_GROUP + 1;
+        }
+        if (items > VM_MAX_GROUP || (!items && (q[0] | q[1] | q[2])))
+            return rerr(r, "section 'groupsize' at 0x%zx: kernel %u requires "
+                           "%u x %u x %u work-items (1 to %u, or none)",
+                        gc->pos + i * GREC, i, q[0], q[1], q[2],
+                        VM_MAX_GROUP);
+    }
+    return 0;
+}
+
 static int read_externs(rd *r, bc_module *m, cur *xc)
 {
     const uint8_t *b = r->buf;
@@ -435,7 +487,8 @@ static int parse(rd *r, bc_module *m)
     if (copy_out(r, sec[1].pos, m->nconst, &m->consts))
         return -1;
     return read_kernels(r, m, &sec[2], &sec[3], &sec[4]) ||
-           read_externs(r, m, &sec[5]) ? -1 : 0;
+           read_externs(r, m, &sec[5]) || read_groupsize(r, m, &sec[6])
+               ? -1 : 0;
 }
 
 int bc_read(const uint8_t *buf, size_t len, bc_module *m, char *err,

@@ -25,7 +25,8 @@ enum { BC_FORMAT_VERSION = 1 };
     X(KERNELS, 3, "kernels")            \
     X(CODE,    4, "code")               \
     X(LINES,   5, "lines")              \
-    X(EXTERNS, 6, "externs")
+    X(EXTERNS, 6, "externs")            \
+    X(GROUPSIZE, 7, "groupsize")
 enum bc_section {
 #define X(E, id, name) BC_SEC_##E = id,
     BC_SECTIONS(X)

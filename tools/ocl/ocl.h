@@ -13,7 +13,8 @@
  *   unit.c      the temporary folder clang compiles a unit in, headers too
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
  *   link.c      clCompileProgram and clLinkProgram
- *   kernel.c    kernels, their arguments and NDRange launches
+ *   kernel.c    kernels, their arguments and NDRange launches (the first
+ *               of CLVM_BREAK's kernel under the REPL: tools/repl_host.c)
  *   icd.c       the dispatch table and the two exported entry points */
 #ifndef CLVM_OCL_H
 #define CLVM_OCL_H
@@ -71,6 +72,14 @@ cl_int ocl_retain_obj(void *p, enum ocl_kind k, cl_int bad);
  * when not, -1 when p is no live object of kind k */
 int ocl_release_obj(void *p, enum ocl_kind k);
 void ocl_obj_init(ocl_obj *h, enum ocl_kind k);
+
+/* CL_DEVICE_LOCAL_MEM_SIZE: the local memory a launch may use, its
+ * kernel's __local arrays and local arguments together. A work-group's
+ * local memory is cleared when it starts, so the limit is a GPU's, well
+ * below what the VM could give (BC_MAX_LOCAL): a host program that sizes
+ * its launch by it (one work-item a group, each with the whole of it)
+ * stays quick. */
+#define OCL_LOCAL_MEM (64u << 10)
 
 struct _cl_platform_id { ocl_obj h; };
 struct _cl_device_id { ocl_obj h; };
@@ -218,6 +227,8 @@ struct _cl_kernel {
     uint32_t index;                      /* in prog->mod */
     cl_uint nargs;
     ocl_arg *args;
+    cl_ulong local_bytes;                /* its __local arrays */
+    cl_ulong private_bytes;              /* its private arrays, a work-item */
 };
 
 /* One lock guards every queue and event: the device is one interpreter.

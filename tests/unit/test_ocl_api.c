@@ -1,0 +1,211 @@
+/* The OpenCL host API's corner cases the Khronos CTS (api, computeinfo)
+ * checks, as a host program through the ICD loader: property values,
+ * image-format counts, reqd_work_group_size, local memory accounting. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/lib/test.h"
+
+static cl_platform_id plat;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue q;
+
+/* A program of OpenCL C source, built; NULL (the check failed) if not. */
+static cl_program build(const char *src)
+{
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    CHECK(p && e == CL_SUCCESS, "clCreateProgramWithSource: %d", e);
+    if (!p)
+        return NULL;
+    e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+    CHECK(e == CL_SUCCESS, "clBuildProgram: %d", e);
+    if (e == CL_SUCCESS)
+        return p;
+    clReleaseProgram(p);
+    return NULL;
+}
+
+/* CL_CONTEXT_INTEROP_USER_SYNC takes CL_TRUE or CL_FALSE alone. */
+static void context_props(void)
+{
+    cl_int e;
+    cl_context_properties bad[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    /* the loader wants the platform to find the vendor */
+    cl_context_properties bad2[] = {CL_CONTEXT_PLATFORM,
+                                    (cl_context_properties)plat,
+                                    CL_CONTEXT_INTEROP_USER_SYNC, 2, 0};
+    cl_context_properties good[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+    CHECK(!clCreateContext(bad, 1, &dev, NULL, NULL, &e) &&
+              e == CL_INVALID_PROPERTY, "user sync -1: %d", e);
+    CHECK(!clCreateContextFromType(bad2, CL_DEVICE_TYPE_DEFAULT, NULL, NULL,
+                                   &e) && e == CL_INVALID_PROPERTY,
+          "from type, user sync -1: %d", e);
+    cl_context c = clCreateContext(good, 1, &dev, NULL, NULL, &e);
+    CHECK(c && e == CL_SUCCESS, "user sync true: %d", e);
+    if (c)
+        clReleaseContext(c);
+}
+
+/* A count of formats may be asked with room for some and no array. */
+static void image_formats(void)
+{
+    cl_uint n = 9;
+    CHECK(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE,
+                                     CL_MEM_OBJECT_IMAGE2D, 5000, NULL, &n) ==
+              CL_SUCCESS && n == 0, "5000 entries, no array: %u", n);
+    cl_image_format f;
+    CHECK(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE,
+                                     CL_MEM_OBJECT_IMAGE2D, 0, &f, &n) ==
+              CL_INVALID_VALUE, "0 entries and an array");
+}
+
+/* __attribute__((reqd_work_group_size)): reported, the only local size a
+ * launch takes (NULL takes it), kept through the program's binary. */
+static void reqd_size(void)
+{
+    const char *src =
+        "__kernel __attribute__((reqd_work_group_size(4, 2, 1)))\n"
+        "void k(__global uint *o)\n"
+        "{\n"
+        "    o[get_global_id(1) * 8 + get_global_id(0)] =\n"
+        "        get_local_size(0) * 10 + get_local_size(1);\n"
+        "}\n"
+        "__kernel void free_size(__global uint *o) { o[0] = 1; }\n";
+    cl_program p = build(src);
+    if (!p)
+        return;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e), f = clCreateKernel(p, "free_size", &e);
+    size_t s3[3] = {9, 9, 9};
+    CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                   sizeof s3, s3, NULL) == CL_SUCCESS &&
+              s3[0] == 4 && s3[1] == 2 && s3[2] == 1,
+          "compile size %zu %zu %zu", s3[0], s3[1], s3[2]);
+    CHECK(clGetKernelWorkGroupInfo(f, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                   sizeof s3, s3, NULL) == CL_SUCCESS &&
+              !s3[0] && !s3[1] && !s3[2], "no compile size");
+    cl_uint out[64] = {0};
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof b, &b);
+    size_t g[2] = {8, 8}, l[2] = {2, 2}, l2[2] = {4, 2};
+    CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL) ==
+              CL_INVALID_WORK_GROUP_SIZE, "local 2x2 for a 4x2 kernel");
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 0, NULL, NULL) ==
+              CL_INVALID_WORK_GROUP_SIZE, "one dimension for a 4x2 kernel");
+    CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL) ==
+              CL_SUCCESS, "local NULL");
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, out, 0, NULL,
+                              NULL) == CL_SUCCESS && out[0] == 42 &&
+              out[63] == 42, "local NULL ran with 4x2: %u", out[0]);
+    CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l2, 0, NULL, NULL) ==
+              CL_SUCCESS, "local 4x2");
+    /* the binary keeps the attribute */
+    size_t len = 0;
+    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len ? len : 1);
+    clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    const unsigned char *cbin = bin;
+    cl_program p2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cbin,
+                                              NULL, &e);
+    CHECK(p2 && clBuildProgram(p2, 1, &dev, "", NULL, NULL) == CL_SUCCESS,
+          "the binary builds");
+    cl_kernel k2 = p2 ? clCreateKernel(p2, "k", &e) : NULL;
+    s3[0] = 0;
+    CHECK(k2 && clGetKernelWorkGroupInfo(k2, dev,
+                                         CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                         sizeof s3, s3, NULL) == CL_SUCCESS &&
+              s3[0] == 4 && s3[1] == 2 && s3[2] == 1,
+          "the binary's compile size %zu %zu %zu", s3[0], s3[1], s3[2]);
+    if (k2)
+        clReleaseKernel(k2);
+    if (p2)
+        clReleaseProgram(p2);
+    free(bin);
+    clReleaseMemObject(b);
+    clReleaseKernel(k), clReleaseKernel(f);
+    clReleaseProgram(p);
+}
+
+/* CL_KERNEL_LOCAL_MEM_SIZE counts __local arrays and local arguments; a
+ * launch needing more than CL_DEVICE_LOCAL_MEM_SIZE is refused. */
+static void local_mem(void)
+{
+    const char *src =
+        "__kernel void k(__local float *t, __global float *o)\n"
+        "{\n"
+        "    __local float a[16];\n"
+        "    a[get_local_id(0)] = 1; t[0] = 2;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    o[0] = a[0] + t[0];\n"
+        "}\n";
+    cl_program p = build(src);
+    if (!p)
+        return;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_ulong dl = 0, kl = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof dl, &dl, NULL);
+    CHECK(dl >= 32 * 1024, "device local memory %llu", (unsigned long long)dl);
+    clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kl, &kl,
+                             NULL);
+    CHECK(kl == 64, "before the argument: %llu", (unsigned long long)kl);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4, NULL, &e);
+    clSetKernelArg(k, 0, 100, NULL);
+    clSetKernelArg(k, 1, sizeof b, &b);
+    clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kl, &kl,
+                             NULL);
+    CHECK(kl == 164, "with 100 bytes of argument: %llu",
+          (unsigned long long)kl);
+    size_t one = 1;
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL) ==
+              CL_SUCCESS, "fits");
+    clSetKernelArg(k, 0, (size_t)dl, NULL);
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL) ==
+              CL_OUT_OF_RESOURCES, "the whole local memory and 64 bytes");
+    clSetKernelArg(k, 0, (size_t)dl - 64, NULL);
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL) ==
+              CL_SUCCESS, "the whole local memory");
+    float o = 0;
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, &o, 0, NULL, NULL);
+    CHECK(o == 3, "ran: %g", o);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+int main(int argc, char **argv)
+{
+    /* the library next to this test's folder, and nothing else */
+    char path[4096], *dir = strdup(argv[0]);
+    snprintf(path, sizeof path, "%s/../libclvm-icd.so", dirname(dir));
+    free(dir);
+    if (access(path, R_OK)) {
+        printf("no %s\n", path);
+        return t_summary("ocl_api");
+    }
+    setenv("OCL_ICD_VENDORS", path, 1);
+    cl_int e = clGetPlatformIDs(1, &plat, NULL);
+    if (e == CL_SUCCESS)
+        e = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+    if (e == CL_SUCCESS)
+        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    if (ctx)
+        q = clCreateCommandQueue(ctx, dev, 0, &e);
+    CHECK(q, "no clvm queue: %d", e);
+    if (q) {
+        RUN(context_props);
+        RUN(image_formats);
+        RUN(reqd_size);
+        RUN(local_mem);
+        clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
+    }
+    return t_summary("ocl_api");
+}
