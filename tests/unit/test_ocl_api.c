@@ -1,6 +1,7 @@
 /* The OpenCL host API's corner cases the Khronos CTS (api, computeinfo)
  * checks, as a host program through the ICD loader: property values,
- * image-format counts, reqd_work_group_size, local memory accounting. */
+ * image-format counts, reqd_work_group_size, local memory accounting,
+ * kernel attributes. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <libgen.h>
@@ -133,6 +134,32 @@ static void reqd_size(void)
     clReleaseProgram(p);
 }
 
+/* CL_KERNEL_ATTRIBUTES: the declaration's attributes as written, blanks
+ * removed, space separated; not those of a comment or another kernel. */
+static void attributes(void)
+{
+    const char *src =
+        "/* __attribute__((vec_type_hint(int2))) __kernel void k() */\n"
+        "__kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n"
+        "void other(void) {}\n"
+        "__attribute__((vec_type_hint(uchar4)))\n"
+        "__attribute__((work_group_size_hint( 1, 1, 1 )))\n"
+        "__kernel void k(__global int *x) { x[0] = 1; }\n";
+    cl_program p = build(src);
+    if (!p)
+        return;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e), o = clCreateKernel(p, "other", &e);
+    char a[256] = "?";
+    clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    CHECK(!strcmp(a, "vec_type_hint(uchar4) work_group_size_hint(1,1,1)"),
+          "k: '%s'", a);
+    clGetKernelInfo(o, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    CHECK(!strcmp(a, "reqd_work_group_size(1,1,1)"), "other: '%s'", a);
+    clReleaseKernel(k), clReleaseKernel(o);
+    clReleaseProgram(p);
+}
+
 /* CL_KERNEL_LOCAL_MEM_SIZE counts __local arrays and local arguments; a
  * launch needing more than CL_DEVICE_LOCAL_MEM_SIZE is refused. */
 static void local_mem(void)
@@ -204,6 +231,7 @@ int main(int argc, char **argv)
         RUN(image_formats);
         RUN(reqd_size);
         RUN(local_mem);
+        RUN(attributes);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

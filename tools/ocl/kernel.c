@@ -168,8 +168,14 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info what,
         return ocl_info(size, value, ret, &k->prog->ctx, sizeof k->prog->ctx);
     case CL_KERNEL_PROGRAM:
         return ocl_info(size, value, ret, &k->prog, sizeof k->prog);
-    case CL_KERNEL_ATTRIBUTES:
-        return ocl_info_str(size, value, ret, "");
+    case CL_KERNEL_ATTRIBUTES: {
+        char *a = ocl_kernel_attrs(k->prog->source,
+                                   bc_str(m, m->kernels[k->index].name));
+        cl_int e = a ? ocl_info_str(size, value, ret, a)
+                     : CL_OUT_OF_HOST_MEMORY;
+        free(a);
+        return e;
+    }
     default:
         return CL_INVALID_VALUE;
     }

@@ -13,6 +13,7 @@
  *   unit.c      the temporary folder clang compiles a unit in, headers too
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
  *   link.c      clCompileProgram and clLinkProgram
+ *   attrs.c     a kernel's __attribute__s, from the source
  *   kernel.c    kernels, their arguments and NDRange launches (the first
  *               of CLVM_BREAK's kernel under the REPL: tools/repl_host.c)
  *   icd.c       the dispatch table and the two exported entry points */
@@ -212,6 +213,11 @@ int ocl_keep_binary(cl_program p, FILE *diag);
  * p->mod and p->binary; 1 on failure, the messages in diag. */
 int ocl_link_objects(cl_program p, const uint8_t *const *objs,
                      const size_t *lens, int n, bool library, FILE *diag);
+
+/* CL_KERNEL_ATTRIBUTES of kernel name in OpenCL C source src (NULL: none):
+ * each __attribute__((X)) of its declaration as X without blanks, space
+ * separated; malloc'd (NULL when out of memory). */
+char *ocl_kernel_attrs(const char *src, const char *name);
 
 /* A kernel argument as set: a buffer (or NULL), a local size, a value. */
 typedef struct {
