@@ -355,13 +355,19 @@ static int compile(const char *path, char *const *opts, int nopts,
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen)
 {
+    return cc_load_as(path, path, opts, nopts, m, diag, why, wlen);
+}
+
+int cc_load_as(const char *path, const char *name, char *const *opts,
+               int nopts, bc_module *m, FILE *diag, char *why, size_t wlen)
+{
     size_t n = 0;
     char *src = file_read(path, &n);
     if (!src)
         return FAIL("cannot read '%s': %s", path, strerror(errno));
     const char *const tools[2] = {tool(0), tool(1)};
     ccc_key k;
-    bool cached = ccc_key_make(&k, path, src, n, opts, nopts, tools);
+    bool cached = ccc_key_make(&k, name, src, n, opts, nopts, tools);
     free(src);
     uint8_t *entry = NULL, *bytes = NULL;
     const uint8_t *bc;
@@ -384,16 +390,6 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
     free(bytes);
     free(msgs);
     ccc_key_free(&k);
-    return rc;
-}
-
-int cc_load_nocache(const char *path, char *const *opts, int nopts,
-                    bc_module *m, FILE *diag, char *why, size_t wlen)
-{
-    char *msgs = NULL;
-    size_t ml = 0;
-    int rc = compile(path, opts, nopts, m, diag, &msgs, &ml, why, wlen);
-    free(msgs);
     return rc;
 }
 

@@ -175,7 +175,8 @@ int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
     else if (ocl_unit_open(&u, p, nh, headers, names, diag))
         r = 1;
     else if (!obj)
-        r = cc_load_nocache(u.path, argv, n, &p->mod, diag, why, sizeof why);
+        r = cc_load_as(u.path, "program.cl", argv, n, &p->mod, diag, why,
+                       sizeof why);
     else {
         r = cc_object(u.path, argv, n, obj, olen, &msgs, &ml, why,
                       sizeof why);
