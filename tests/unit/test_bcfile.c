@@ -470,9 +470,9 @@ static void other_layouts(void)
     CHECK(rd(b, n, &m) == 0 && module_eq(&ref, &m), "optional 2: %s", err);
     bc_free(&m);
     /* An unknown required one is not. */
-    s[5].id = 7;
+    s[5].id = 8;
     n = mkfile(b, s, 6, 0);
-    REJECT(b, n, "unknown section id 0x7");
+    REJECT(b, n, "unknown section id 0x8");
     /* Absent sections read as empty: a module without consts and lines. */
     bc_module e = {0};
     str(&e, "");
@@ -760,11 +760,42 @@ static void small_error_buffers(void)
     free(buf);
 }
 
+/* Section 'groupsize' (7): written only when a kernel has a required
+ * work-group size, read back; sizes that are partly 0 or too many
+ * work-items are refused. */
+static void group_sizes(void)
+{
+    bc_module m, r;
+    uint8_t *buf;
+    size_t len;
+    sample(&m);
+    m.kernels[1].reqd[0] = 4, m.kernels[1].reqd[1] = 2,
+    m.kernels[1].reqd[2] = 1;
+    CHECK(bc_write(&m, &buf, &len) == 0, "write");
+    CHECK(get32(buf + 12) == 6 && get32(buf + 16 + 5 * 12) == 7,
+          "the sixth section is 'groupsize'");
+    CHECK(rd(buf, len, &r) == 0 && r.kernels[1].reqd[0] == 4 &&
+              r.kernels[1].reqd[1] == 2 && r.kernels[1].reqd[2] == 1 &&
+              !r.kernels[0].reqd[0], "read back: %s", err);
+    if (!err[0])
+        bc_free(&r);
+    uint8_t *g = buf + get32(buf + 16 + 5 * 12 + 4);
+    put32(g + 12, 0);   /* kernel 1: 0 x 2 x 1 */
+    REJECT(buf, len, "kernel 1 requires 0 x 2 x 1");
+    put32(g + 12, 4097);
+    REJECT(buf, len, "kernel 1 requires 4097 x 2 x 1");
+    put32(g + 12, 4);
+    put32(buf + 16 + 5 * 12 + 8, 12);   /* one kernel's worth, the last */
+    REJECT(buf, len - 12, "12 bytes for 2 kernels");
+    free(buf);
+    bc_free(&m);
+}
+
 static void names(void)
 {
     CHECK(!strcmp(bc_section_name(BC_SEC_CODE), "code"), "code");
     CHECK(!strcmp(bc_section_name(BC_SEC_LINES), "lines"), "lines");
-    CHECK(bc_section_name(0) == NULL && bc_section_name(7) == NULL, "none");
+    CHECK(bc_section_name(0) == NULL && bc_section_name(8) == NULL, "none");
     CHECK(!strcmp(bc_space_name(BC_CONSTANT), "constant") &&
               !strcmp(bc_space_name(BC_PRIVATE), "private") &&
               !strcmp(bc_space_name(4), "?"), "spaces");
@@ -787,5 +818,6 @@ int main(void)
     RUN(write_rejects_inconsistent);
     RUN(small_error_buffers);
     RUN(names);
+    RUN(group_sizes);
     return t_summary("bcfile");
 }
