@@ -10,6 +10,8 @@
  *   repl_view.c  what the stepping shows: print, info, x, list
  *   repl_core.c  what they share: messages, notes, the session and where
  *                it stopped
+ *   repl_host.c  above them all: a session on a kernel a host program
+ *                launches (clvm exec --break, through tools/ocl/)
  *
  * The kernel runs under the VM's debugger (vm/debug.h), which steps it the
  * way vm_run runs it; the REPL only reads and steps. */
