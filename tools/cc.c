@@ -401,3 +401,23 @@ bool cc_is_opencl_c(const char *path, const char *text, size_t len)
     /* IR has no braces; OpenCL C kernels have them. */
     return memchr(text, '{', len) != NULL;
 }
+
+bool cc_program_is_opencl_c(const char *text, size_t len)
+{
+    if (memchr(text, '{', len))
+        return true;
+    /* IR without braces has kernels: a line "kernel NAME(...)" */
+    for (size_t i = 0; i < len; i++) {
+        size_t j = i;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (len - j > 7 && !memcmp(text + j, "kernel", 6) &&
+            (text[j + 6] == ' ' || text[j + 6] == '\t'))
+            return false;
+        const char *nl = memchr(text + j, '\n', len - j);
+        if (!nl)
+            break;
+        i = (size_t)(nl - text);
+    }
+    return true;
+}

@@ -51,5 +51,9 @@ bool cc_take_opt(int argc, char **argv, int *i, char **opts, int *nopts);
 /* Is the file OpenCL C (by its extension .cl, or a text with braces,
  * which IR never has)? */
 bool cc_is_opencl_c(const char *path, const char *text, size_t len);
+/* Is an OpenCL program's source (which has no file name) OpenCL C: a
+ * text with braces, or with no line that starts a kernel, which IR
+ * always has (OpenCL C of declarations alone: "extern int f(int);")? */
+bool cc_program_is_opencl_c(const char *text, size_t len);
 
 #endif

@@ -1,7 +1,7 @@
 /* The OpenCL host API's corner cases the Khronos CTS (api, computeinfo)
  * checks, as a host program through the ICD loader: property values,
  * image-format counts, reqd_work_group_size, local memory accounting,
- * kernel attributes. */
+ * kernel attributes, declarations-only compiles, a library's binary. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -158,6 +158,48 @@ static void attributes(void)
     clReleaseProgram(p);
 }
 
+/* clCompileProgram of OpenCL C without braces or kernels (declarations
+ * alone: not clvm IR, which always has a kernel line); a library's binary
+ * comes back from clCreateProgramWithBinary as a library. */
+static void compile_decls(void)
+{
+    const char *srcs[] = {"static constant float foo = 2.78;\n",
+                          "extern constant float foo;\n",
+                          "int f(int x);\n"};
+    cl_program objs[3];
+    cl_int e;
+    for (int i = 0; i < 3; i++) {
+        objs[i] = clCreateProgramWithSource(ctx, 1, &srcs[i], NULL, &e);
+        CHECK(clCompileProgram(objs[i], 1, &dev, "", 0, NULL, NULL, NULL,
+                               NULL) == CL_SUCCESS, "compile '%s'", srcs[i]);
+    }
+    cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1,
+                                   &objs[2], NULL, NULL, &e);
+    CHECK(lib && e == CL_SUCCESS, "a library: %d", e);
+    size_t len = 0;
+    if (lib)
+        clGetProgramInfo(lib, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len ? len : 1);
+    if (lib)
+        clGetProgramInfo(lib, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    const unsigned char *cb = bin;
+    cl_program back = len ? clCreateProgramWithBinary(ctx, 1, &dev, &len, &cb,
+                                                      NULL, &e) : NULL;
+    cl_program_binary_type bt = 0;
+    if (back)
+        clGetProgramBuildInfo(back, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt,
+                              &bt, NULL);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY, "the library's binary: %u",
+          (unsigned)bt);
+    if (back)
+        clReleaseProgram(back);
+    if (lib)
+        clReleaseProgram(lib);
+    free(bin);
+    for (int i = 0; i < 3; i++)
+        clReleaseProgram(objs[i]);
+}
+
 /* CL_KERNEL_LOCAL_MEM_SIZE counts __local arrays and local arguments; a
  * launch needing more than CL_DEVICE_LOCAL_MEM_SIZE is refused. */
 static void local_mem(void)
@@ -224,6 +266,7 @@ int main(int argc, char **argv)
         RUN(reqd_size);
         RUN(local_mem);
         RUN(attributes);
+        RUN(compile_decls);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }
