@@ -113,6 +113,11 @@ static void reqd_size(void)
     const unsigned char *cbin = bin;
     cl_program p2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cbin,
                                               NULL, &e);
+    cl_program_binary_type bt = 0;
+    if (p2)
+        clGetProgramBuildInfo(p2, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
+                              NULL);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "an executable's binary");
     CHECK(p2 && clBuildProgram(p2, 1, &dev, "", NULL, NULL) == CL_SUCCESS,
           "the binary builds");
     cl_kernel k2 = p2 ? clCreateKernel(p2, "k", &e) : NULL;

@@ -119,6 +119,7 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
         } else {
             memcpy(p->binary, bins[0], lengths[0]);
             p->binary_len = lengths[0];
+            p->bintype = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
         }
     }
     if (status)
