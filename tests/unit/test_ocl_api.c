@@ -1,7 +1,8 @@
 /* The OpenCL host API's corner cases the Khronos CTS (api, computeinfo)
  * checks, as a host program through the ICD loader: property values,
  * image-format counts, reqd_work_group_size, local memory accounting,
- * kernel attributes, declarations-only compiles, a library's binary. */
+ * kernel attributes, declarations-only compiles, a library's binary,
+ * argument qualifiers, a buffer's host pointer. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -205,6 +206,46 @@ static void compile_decls(void)
         clReleaseProgram(objs[i]);
 }
 
+/* clGetKernelArgInfo: volatile, restrict and void * as the source has
+ * them; CL_MEM_HOST_PTR is the host's array with CL_MEM_USE_HOST_PTR
+ * alone. */
+static void arg_info(void)
+{
+    const char *src =
+        "__kernel void k(__global volatile int *a, __global const int *"
+        "restrict b,\n"
+        "                __global void *c, volatile int d)\n"
+        "{ a[0] = b[0] + d; }\n";
+    cl_program p = build(src);
+    if (!p)
+        return;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_kernel_arg_type_qualifier tq[4] = {9, 9, 9, 9};
+    for (cl_uint i = 0; i < 4; i++)
+        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq[i],
+                           &tq[i], NULL);
+    CHECK(tq[0] == CL_KERNEL_ARG_TYPE_VOLATILE &&
+              tq[1] == (CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT) &&
+              tq[2] == 0 && tq[3] == 0, "qualifiers %x %x %x %x",
+          (unsigned)tq[0], (unsigned)tq[1], (unsigned)tq[2], (unsigned)tq[3]);
+    char tn[64] = "";
+    clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL);
+    CHECK(!strcmp(tn, "void*"), "void pointer: %s", tn);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    int host[4] = {1, 2, 3, 4};
+    void *hp = host;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof host, host, &e);
+    clGetMemObjectInfo(b, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL);
+    CHECK(hp == NULL, "a copy's host pointer: %p", hp);
+    clReleaseMemObject(b);
+    b = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof host, host, &e);
+    clGetMemObjectInfo(b, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL);
+    CHECK(hp == host, "the host's own array");
+    clReleaseMemObject(b);
+}
+
 /* CL_KERNEL_LOCAL_MEM_SIZE counts __local arrays and local arguments; a
  * launch needing more than CL_DEVICE_LOCAL_MEM_SIZE is refused. */
 static void local_mem(void)
@@ -272,6 +313,7 @@ int main(int argc, char **argv)
         RUN(local_mem);
         RUN(attributes);
         RUN(compile_decls);
+        RUN(arg_info);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

@@ -1,5 +1,7 @@
-/* CL_KERNEL_ATTRIBUTES: the __attribute__((...)) qualifiers of a kernel's
- * declaration, read from the program's OpenCL C source as written. */
+/* What a kernel's declaration in the program's OpenCL C source says as
+ * written and the module does not keep: its __attribute__((...))s
+ * (CL_KERNEL_ATTRIBUTES) and its parameters' volatile, restrict and void
+ * pointee (clGetKernelArgInfo). */
 #include "tools/ocl/ocl.h"
 
 #include <ctype.h>
@@ -87,13 +89,11 @@ static void collect(const char *s, size_t from, size_t to, char *out,
     }
 }
 
-char *ocl_kernel_attrs(const char *src, const char *name)
+/* The declaration of kernel name in s (uncommented): where it starts
+ * (*start), where the name is (*at) and where its parameter list's '(' is (*paren); false if none. */
+static bool find_kernel(const char *s, const char *name, size_t *start,
+                        size_t *at, size_t *paren)
 {
-    char *out = calloc(1, 1024), *s = src ? uncomment(src) : NULL;
-    if (!out || !s) {
-        free(s);
-        return out;
-    }
     for (size_t i = 0; s[i]; i++) {
         if (!word_at(s, i, name))
             continue;
@@ -110,10 +110,69 @@ char *ocl_kernel_attrs(const char *src, const char *name)
         for (size_t k = from; k < i && !is_kernel; k++)
             is_kernel = word_at(s, k, "kernel") || word_at(s, k, "__kernel");
         if (is_kernel) {
-            collect(s, from, i, out, 1024);
-            break;
+            *start = from, *at = i, *paren = j;
+            return true;
         }
     }
+    return false;
+}
+
+char *ocl_kernel_attrs(const char *src, const char *name)
+{
+    char *out = calloc(1, 1024), *s = src ? uncomment(src) : NULL;
+    size_t from, at, paren;
+    if (out && s && find_kernel(s, name, &from, &at, &paren))
+        collect(s, from, at, out, 1024);
     free(s);
     return out;
+}
+
+/* Parameter text s[a..b): its qualifiers and whether it points to void. */
+static void param(const char *s, size_t a, size_t b,
+                  cl_kernel_arg_type_qualifier *tq, bool *voidp)
+{
+    bool star = false, isvoid = false;
+    *tq = 0;
+    for (size_t k = a; k < b; k++) {
+        star |= s[k] == '*';
+        if (word_at(s, k, "volatile") || word_at(s, k, "__volatile"))
+            *tq |= CL_KERNEL_ARG_TYPE_VOLATILE;
+        if (word_at(s, k, "restrict") || word_at(s, k, "__restrict"))
+            *tq |= CL_KERNEL_ARG_TYPE_RESTRICT;
+        isvoid |= word_at(s, k, "void");
+    }
+    *voidp = star && isvoid;
+    if (!star)   /* qualifiers of a pointee: pointers alone have them */
+        *tq = 0;
+}
+
+bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
+                       cl_kernel_arg_type_qualifier *tq, bool *voidp)
+{
+    char *s = src ? uncomment(src) : NULL;
+    size_t from, at, p;
+    cl_uint i = 0;
+    bool ok = s && find_kernel(s, name, &from, &at, &p);
+    int depth = 0;
+    for (size_t k = p + 1, start = k; ok && s[k]; k++) {
+        depth += s[k] == '(' || s[k] == '[';
+        depth -= s[k] == ')' || s[k] == ']';
+        if (depth > 0 || (s[k] != ',' && s[k] != ')'))
+            continue;
+        size_t w = start;   /* "()" and "(void)": no parameters */
+        while (w < k && isspace((unsigned char)s[w]))
+            w++;
+        bool none = w == k || (word_at(s, w, "void") &&
+                               strspn(s + w + 4, " \t\n\r") == k - w - 4);
+        if (!(s[k] == ')' && i == 0 && none)) {
+            if (i < n)
+                param(s, start, k, &tq[i], &voidp[i]);
+            i++;
+        }
+        if (s[k] == ')')
+            break;
+        start = k + 1;
+    }
+    free(s);
+    return ok && i == n;
 }

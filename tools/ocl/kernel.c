@@ -415,6 +415,14 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
                                   r->space == BC_CONSTANT)
             ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE;
     char tn[TY_NAME_MAX + 2];
+    /* volatile, restrict and void * are the source's alone */
+    cl_kernel_arg_type_qualifier *stq = calloc(k->nargs, sizeof *stq);
+    bool *svoid = calloc(k->nargs, sizeof *svoid), isvoid = false;
+    if (stq && svoid &&
+        ocl_kernel_params(k->prog->source, bc_str(m, bk->name), k->nargs,
+                          stq, svoid))
+        tq |= stq[i], isvoid = svoid[i];
+    free(stq), free(svoid);
     switch (what) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
         return ocl_info(size, value, ret, &a, sizeof a);
@@ -424,6 +432,8 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
         return ocl_info(size, value, ret, &tq, sizeof tq);
     case CL_KERNEL_ARG_TYPE_NAME:
         ty_name(r->type, tn);
+        if (isvoid)
+            strcpy(tn, "void");
         if (r->kind == BC_REG_PTR)
             strcat(tn, "*");
         return ocl_info_str(size, value, ret, tn);

@@ -13,7 +13,8 @@
  *   unit.c      the temporary folder clang compiles a unit in, headers too
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
  *   link.c      clCompileProgram and clLinkProgram
- *   attrs.c     a kernel's __attribute__s, from the source
+ *   attrs.c     a kernel's __attribute__s and parameter qualifiers, from
+ *               the source
  *   kernel.c    kernels, their arguments and NDRange launches (the first
  *               of CLVM_BREAK's kernel under the REPL: tools/repl_host.c)
  *   icd.c       the dispatch table and the two exported entry points */
@@ -218,6 +219,12 @@ int ocl_link_objects(cl_program p, const uint8_t *const *objs,
  * each __attribute__((X)) of its declaration as X without blanks, space
  * separated; malloc'd (NULL when out of memory). */
 char *ocl_kernel_attrs(const char *src, const char *name);
+/* The n parameters of kernel name in src as written: per parameter its
+ * CL_KERNEL_ARG_TYPE_VOLATILE and _RESTRICT (of a pointer) in tq[i] and
+ * whether it points to void in voidp[i]; false when the source does not
+ * show n parameters (no source, IR, a macro). */
+bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
+                       cl_kernel_arg_type_qualifier *tq, bool *voidp);
 
 /* A kernel argument as set: a buffer (or NULL), a local size, a value. */
 typedef struct {
