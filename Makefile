@@ -98,7 +98,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TLIB_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The platform's test is a host program: through the ICD loader.
-$(BUILD)/tests/test_ocl: LDLIBS += -lOpenCL
+$(BUILD)/tests/test_ocl $(BUILD)/tests/test_ocl_api: LDLIBS += -lOpenCL
 
 # The C host example (examples/host/), a golden case runs it on clvm.
 $(BUILD)/examples/host_scale: examples/host/scale.c

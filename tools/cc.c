@@ -363,13 +363,19 @@ static int compile(const char *path, char *const *opts, int nopts,
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen)
 {
+    return cc_load_as(path, path, opts, nopts, m, diag, why, wlen);
+}
+
+int cc_load_as(const char *path, const char *name, char *const *opts,
+               int nopts, bc_module *m, FILE *diag, char *why, size_t wlen)
+{
     size_t n = 0;
     char *src = file_read(path, &n);
     if (!src)
         return FAIL("cannot read '%s': %s", path, strerror(errno));
     const char *const tools[2] = {tool(0), tool(1)};
     ccc_key k;
-    bool cached = ccc_key_make(&k, path, src, n, opts, nopts, tools);
+    bool cached = ccc_key_make(&k, name, src, n, opts, nopts, tools);
     free(src);
     uint8_t *entry = NULL, *bytes = NULL;
     const uint8_t *bc;
@@ -395,16 +401,6 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
     return rc;
 }
 
-int cc_load_nocache(const char *path, char *const *opts, int nopts,
-                    bc_module *m, FILE *diag, char *why, size_t wlen)
-{
-    char *msgs = NULL;
-    size_t ml = 0;
-    int rc = compile(path, opts, nopts, m, diag, &msgs, &ml, why, wlen);
-    free(msgs);
-    return rc;
-}
-
 bool cc_is_opencl_c(const char *path, const char *text, size_t len)
 {
     size_t pl = strlen(path);
@@ -412,4 +408,24 @@ bool cc_is_opencl_c(const char *path, const char *text, size_t len)
         return true;
     /* IR has no braces; OpenCL C kernels have them. */
     return memchr(text, '{', len) != NULL;
+}
+
+bool cc_program_is_opencl_c(const char *text, size_t len)
+{
+    if (memchr(text, '{', len))
+        return true;
+    /* IR without braces has kernels: a line "kernel NAME(...)" */
+    for (size_t i = 0; i < len; i++) {
+        size_t j = i;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (len - j > 7 && !memcmp(text + j, "kernel", 6) &&
+            (text[j + 6] == ' ' || text[j + 6] == '\t'))
+            return false;
+        const char *nl = memchr(text + j, '\n', len - j);
+        if (!nl)
+            break;
+        i = (size_t)(nl - text);
+    }
+    return true;
 }

@@ -49,9 +49,12 @@ int cc_translate(const uint8_t *spv, size_t len, const char *name,
  * translator's to diag; through the compile cache (tools/cccache.h). */
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen);
-/* cc_load without the cache (a temporary file's name is no key). */
-int cc_load_nocache(const char *path, char *const *opts, int nopts,
-                    bc_module *m, FILE *diag, char *why, size_t wlen);
+/* cc_load of the file at path, cached under the name `name`: the OpenCL
+ * platform compiles each program in a temporary folder of its own, whose
+ * name would make every key new. A hit gives the module and the messages
+ * of the first compilation, which name its temporary file. */
+int cc_load_as(const char *path, const char *name, char *const *opts,
+               int nopts, bc_module *m, FILE *diag, char *why, size_t wlen);
 /* What this thread's last cc_load did: 0 nothing, 1 took the module from
  * the cache, 2 ran the tools (*tools: the seconds they took). */
 int cc_last(double *tools);
@@ -62,5 +65,9 @@ bool cc_take_opt(int argc, char **argv, int *i, char **opts, int *nopts);
 /* Is the file OpenCL C (by its extension .cl, or a text with braces,
  * which IR never has)? */
 bool cc_is_opencl_c(const char *path, const char *text, size_t len);
+/* Is an OpenCL program's source (which has no file name) OpenCL C: a
+ * text with braces, or with no line that starts a kernel, which IR
+ * always has (OpenCL C of declarations alone: "extern int f(int);")? */
+bool cc_program_is_opencl_c(const char *text, size_t len);
 
 #endif

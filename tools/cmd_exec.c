@@ -1,6 +1,7 @@
 /* clvm exec: runs a host program with clvm as its only OpenCL platform,
  * without installing anything (the ICD loader reads OCL_ICD_VENDORS). */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,11 +14,16 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clvm exec [--profile NAME] [--] PROGRAM [ARGS...]\n\n"
+    fprintf(f, "usage: clvm exec [--profile NAME] [--break KERNEL] [--] "
+               "PROGRAM [ARGS...]\n\n"
                "Runs PROGRAM with clvm's OpenCL platform (libclvm-icd.so) as "
                "the only one the\nICD loader offers. --profile NAME (clvm, "
                "strict, nvidia, pocl) decides the\nimplementation-defined "
-               "results of its kernels (also CLVM_PROFILE=NAME).\n");
+               "results of its kernels (also CLVM_PROFILE=NAME).\n"
+               "--break KERNEL opens the REPL (clvm repl) on the first launch "
+               "of KERNEL, on\nthis command's standard input and output, "
+               "stopped at its start; continue once\nthe kernel has "
+               "finished, or quit, lets the launch run and PROGRAM go on.\n");
 }
 
 /* The library beside this executable (the build folder), or where
@@ -41,10 +47,27 @@ static int find_lib(char *out, size_t len)
     return -1;
 }
 
+/* --break: the kernel, and this command's standard input and output for
+ * the REPL (copies above the low descriptors the program may reuse). */
+static int pass_terminal(const char *kernel)
+{
+    int in = fcntl(0, F_DUPFD, 10), out = fcntl(1, F_DUPFD, 10);
+    char fds[32];
+    if (in < 0 || out < 0) {
+        fprintf(stderr, "clvm exec: --break needs a standard input and "
+                        "output for the REPL: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(fds, sizeof fds, "%d,%d", in, out);
+    setenv("CLVM_BREAK", kernel, 1);
+    setenv("CLVM_BREAK_FD", fds, 1);
+    return 0;
+}
+
 int cmd_exec(int argc, char **argv)
 {
     int i = 1;
-    const char *prof = NULL;
+    const char *prof = NULL, *brk = NULL;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "--")) {
             i++;
@@ -54,6 +77,8 @@ int cmd_exec(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
             prof = argv[++i];
+        } else if (!strcmp(argv[i], "--break") && i + 1 < argc) {
+            brk = argv[++i];
         } else {
             fprintf(stderr, "clvm exec: unknown option '%s'\n", argv[i]);
             usage(stderr);
@@ -79,6 +104,8 @@ int cmd_exec(int argc, char **argv)
     setenv("OCL_ICD_VENDORS", lib, 1);
     if (prof)
         setenv("CLVM_PROFILE", prof, 1);
+    if (brk && pass_terminal(brk))
+        return 2;
     execvp(argv[i], argv + i);
     fprintf(stderr, "clvm exec: %s: %s\n", argv[i], strerror(errno));
     return 127;

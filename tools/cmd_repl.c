@@ -166,7 +166,7 @@ static bool command(repl *r, char *s)
             if (i == RC_print && print_let(r, trim(s + n), &rc))
                 return false;
             rc = cmds[i].fn(r, trim(s + n));
-            return i == RC_quit && rc == 0;
+            return (i == RC_quit && rc == 0) || r->leave;
         }
     if (!r->veto || !r->veto(r, RC_eval, s))
         rc_eval(r, s);
@@ -327,9 +327,11 @@ static char *history_path(void)
     return p;
 }
 
-static void loop(repl *r)
+void repl_loop(repl *r, FILE *in)
 {
     if (r->tty) {
+        rl_instream = in;
+        rl_outstream = stdout;
         char *hist = history_path();
         comp_repl = r;
         builtin_names();
@@ -364,12 +366,14 @@ static void loop(repl *r)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
+    while ((n = getline(&line, &cap, in)) >= 0) {
         if (n && line[n - 1] == '\n')
             line[--n] = 0;
         if (r->echo)
             printf("clvm> %s\n", line);
-        if (repl_exec(r, line))
+        bool q = repl_exec(r, line);
+        fflush(stdout);
+        if (q)
             break;
     }
     free(line);
@@ -469,7 +473,7 @@ int cmd_repl(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     int rc = options(&r, argc, argv);
     if (!rc) {
-        loop(&r);
+        repl_loop(&r, stdin);
         rc = !r.tty && r.errors ? 1 : 0;
     }
     repl_fini(&r);

@@ -10,6 +10,8 @@
  *   repl_view.c  what the stepping shows: print, info, x, list
  *   repl_core.c  what they share: messages, notes, the session and where
  *                it stopped
+ *   repl_host.c  above them all: a session on a kernel a host program
+ *                launches (clvm exec --break, through tools/ocl/)
  *
  * The kernel runs under the VM's debugger (vm/debug.h), which steps it the
  * way vm_run runs it; the REPL only reads and steps. */
@@ -137,6 +139,12 @@ struct repl {
 
     repl_sess s;
 
+    /* clvm exec --break: the arguments of the host program's launch, each
+     * run stepping a copy of them (NULL: the REPL's own, from arg); leave
+     * is set when the session is to give the launch back to the host. */
+    const vm_arg *host;
+    bool leave;
+
     /* Asked before each command runs (NULL: never): true skips it, as if
      * it had not been typed. cmd is its RC_ index (RC_eval for a line
      * that is an expression), args its text after the command word. For
@@ -155,6 +163,9 @@ bool repl_init(repl *r);
 bool repl_exec(repl *r, char *line);
 /* Frees all the session holds; repl_init starts another. */
 void repl_fini(repl *r);
+/* Reads lines from in (a terminal: with line editing) and runs them until
+ * quit, a command that leaves, or the end of the input. */
+void repl_loop(repl *r, FILE *in);
 
 /* One command each (args: the text after the command word, trimmed). */
 #define X(name, a, s, h) int rc_##name(repl *r, char *args);
@@ -193,5 +204,9 @@ void repl_show_ins(repl *r, uint32_t pc, bool whole_line);
 void repl_lets_free(repl *r);                          /* repl_eval.c */
 void repl_unload(repl *r);                             /* repl_step.c */
 int repl_load(repl *r, const char *path);              /* repl_step.c */
+/* Loads a copy of module m (named file, with source text src or NULL)
+ * and chooses its kernel ki: repl_step.c. */
+int repl_adopt(repl *r, const bc_module *m, const char *file,
+               const char *src, uint32_t ki);
 
 #endif

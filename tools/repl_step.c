@@ -77,15 +77,9 @@ static int choose(repl *r, uint32_t ki)
     return 0;
 }
 
-/* The source lines, for list (a .bc file has none). */
-static void read_source(repl *r, const char *path)
+/* The source lines of text t, for list. */
+static void source_lines(repl *r, const char *t, size_t len)
 {
-    size_t len;
-    char *t = file_read(path, &len);
-    if (!t || (len >= 8 && !memcmp(t, BC_MAGIC, 8))) {
-        free(t);
-        return;
-    }
     size_t n = 1;
     for (size_t i = 0; i < len; i++)
         n += t[i] == '\n';
@@ -96,7 +90,39 @@ static void read_source(repl *r, const char *path)
         r->src[r->nsrc++] = strndup(t + at, e - at);
         at = e + 1;
     }
+}
+
+/* The source lines of the file at path (a .bc file has none). */
+static void read_source(repl *r, const char *path)
+{
+    size_t len;
+    char *t = file_read(path, &len);
+    if (t && !(len >= 8 && !memcmp(t, BC_MAGIC, 8)))
+        source_lines(r, t, len);
     free(t);
+}
+
+int repl_adopt(repl *r, const bc_module *m, const char *file,
+               const char *src, uint32_t ki)
+{
+    uint8_t *buf;
+    size_t len;
+    char why[RA_WHY];
+    repl_unload(r);
+    if (bc_write(m, &buf, &len))
+        return repl_err(r, "out of memory");
+    int rc = bc_read(buf, len, &r->m, why, sizeof why);
+    free(buf);
+    if (rc)
+        return repl_err(r, "%s", why);
+    r->loaded = true;
+    if (!(r->file = strdup(file)))
+        return repl_err(r, "out of memory");
+    if (vm_natives_bind(r->natives, &r->m, why, sizeof why))
+        return repl_err(r, "%s: %s", file, why);
+    if (src)
+        source_lines(r, src, strlen(src));
+    return choose(r, ki);
 }
 
 /* Loads path, an OpenCL C file compiled with clang options opts. */
@@ -341,7 +367,7 @@ static int start(repl *r)
     if (ra_ndrange(r->global, r->local, r->offset, &r->nd, why, sizeof why))
         return repl_err(r, "%s", why);
     int missing = 0;
-    for (uint32_t p = 0; p < k->nparams; p++)
+    for (uint32_t p = 0; p < k->nparams && !r->host; p++)
         if (!r->argtext[p]) {
             const char *pn = bc_str(m, k->params[p].name);
             if (!missing++)
@@ -356,6 +382,15 @@ static int start(repl *r)
         return repl_err(r, "out of memory");
     for (uint32_t p = 0; p < k->nparams; p++) {
         const char *pn = bc_str(m, k->params[p].name);
+        if (r->host) {   /* a copy: the host's launch runs after the REPL */
+            s->args[p].size = r->host[p].size;
+            if (r->host[p].data &&
+                !(s->args[p].data = malloc(r->host[p].size + 1)))
+                return repl_err(r, "out of memory");
+            if (r->host[p].data)
+                memcpy(s->args[p].data, r->host[p].data, r->host[p].size);
+            continue;
+        }
         if (ra_make_arg(m, k, p, r->argtext[p] + strlen(pn) + 1,
                         &s->args[p], why, sizeof why))
             return repl_err(r, "%s", why);
@@ -454,7 +489,8 @@ static int go(repl *r, int how, uint64_t n)
                                            how != GO_STEPS);
         if (e == VM_DBG_DONE) {
             s->done = true;
-            printf("kernel '%s' finished\n", bc_str(&r->m, k->name));
+            printf("kernel '%s' finished%s\n", bc_str(&r->m, k->name),
+                   r->host ? " (continue: the host program goes on)" : "");
             return 0;
         }
         if (e == VM_DBG_TRAP) {
@@ -537,8 +573,14 @@ int rc_next(repl *r, char *args)
 
 int rc_continue(repl *r, char *args)
 {
-    return *args ? repl_err(r, "continue takes no argument")
-                 : go(r, GO_CONTINUE, 0);
+    if (*args)
+        return repl_err(r, "continue takes no argument");
+    if (r->host && r->s.started && !repl_dbg(r, true)) {
+        r->leave = true;   /* the kernel has ended: back to the host */
+        printf("the host program continues\n");
+        return 0;
+    }
+    return go(r, GO_CONTINUE, 0);
 }
 
 int rc_workitem(repl *r, char *args)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "stdlib/bytes.h"
+#include "vm/vm.h"
 
 /* Fixed sizes of the file's records, in bytes. */
 enum {
@@ -28,12 +29,22 @@ enum {
     CREC = 4,        /* C type: scalar, kind, 2 bytes 0 */
     BREC = 24,       /* by-value parameter: kernel, param, size, align,
                         type, layout */
-    NSEC = 7,        /* sections this version knows; 'externs' is written
-                        only when the module has some or has 'byval' (the
-                        last), which is written only when a kernel has a
-                        by-value parameter, so files without them are as
+    GREC = 12,       /* groupsize: a kernel's required local size */
+    NSEC = 8,        /* sections this version knows; 'externs', 'byval'
+                        and 'groupsize' (the last three) are written only
+                        when the module needs them, so other files are as
                         before */
 };
+
+/* Does some kernel of m require a local size (section 'groupsize')? */
+static bool has_reqd(const bc_module *m)
+{
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        if (m->kernels[i].reqd[0] | m->kernels[i].reqd[1] |
+            m->kernels[i].reqd[2])
+            return true;
+    return false;
+}
 
 static const uint32_t sec_ids[NSEC] = {
 #define X(E, id, name) BC_SEC_##E,
@@ -78,9 +89,10 @@ static void write_byval(const bc_module *m, uint8_t *p, uint32_t n)
 
 int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
 {
-    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4, 4};
-    uint64_t off[NSEC];
+    uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4, 4,
+                           (uint64_t)m->nkernels * GREC}, off[NSEC];
     uint32_t nbyval = 0;
+    int nsec = 0;
     if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
         (m->nkernels && !m->kernels) || (m->nexterns && !m->externs))
         return -1;
@@ -102,11 +114,16 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
         size[4] += (uint64_t)k->nlines * LREC;
     }
     size[6] += (uint64_t)nbyval * BREC;
-    const int nsec = nbyval ? NSEC : m->nexterns ? NSEC - 1 : NSEC - 2;
+    const bool want[NSEC] = {true, true, true, true, true, m->nexterns > 0,
+                             nbyval > 0, has_reqd(m)};
     /* Sections start 4-aligned so code words are aligned in a mapped
      * file; the file ends where the last section does. */
+    for (int s = 0; s < NSEC; s++)
+        nsec += want[s];
     uint64_t end = HDR + nsec * SECENT;
-    for (int s = 0; s < nsec; s++) {
+    for (int s = 0; s < NSEC; s++) {
+        if (!want[s])
+            continue;
         end = (end + 3) & ~(uint64_t)3;
         off[s] = end;
         end += size[s];
@@ -120,10 +137,13 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
     put16(b + 8, BC_FORMAT_VERSION);
     put16(b + 10, 0);
     put32(b + 12, (uint32_t)nsec);
-    for (int s = 0; s < nsec; s++) {
-        put32(b + HDR + s * SECENT, sec_ids[s]);
-        put32(b + HDR + s * SECENT + 4, (uint32_t)off[s]);
-        put32(b + HDR + s * SECENT + 8, (uint32_t)size[s]);
+    for (int s = 0, e = 0; s < NSEC; s++) {
+        if (!want[s])
+            continue;
+        put32(b + HDR + e * SECENT, sec_ids[s]);
+        put32(b + HDR + e * SECENT + 4, (uint32_t)off[s]);
+        put32(b + HDR + e * SECENT + 8, (uint32_t)size[s]);
+        e++;
     }
     if (m->nstrings)
         memcpy(b + off[0], m->strings, m->nstrings);
@@ -166,9 +186,7 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
             put32(lines + 4, k->lines[j].line);
         }
     }
-    if (nbyval)
-        write_byval(m, b + off[6], nbyval);
-    if (nsec > NSEC - 2) {
+    if (m->nexterns) {
         p = b + off[5];
         put32(p, m->nexterns);
         p += 4;
@@ -185,6 +203,11 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
             }
         }
     }
+    if (nbyval)
+        write_byval(m, b + off[6], nbyval);
+    for (uint32_t i = 0; want[7] && i < m->nkernels; i++)
+        for (int d = 0; d < 3; d++)
+            put32(b + off[7] + i * GREC + d * 4, m->kernels[i].reqd[d]);
     *buf = b;
     *len = (size_t)end;
     return 0;
@@ -329,6 +352,64 @@ static int read_kernels(rd *r, bc_module *m, cur *kc, cur *cc, cur *lc)
 }
 
 /* The externs section (absent: none). Meaning is the verifier's. */
+/* The byval section (absent: none). Meaning is the verifier's. */
+static int read_byval(rd *r, bc_module *m, cur *c)
+{
+    const uint8_t *b = r->buf;
+    if (c->end == c->pos)
+        return 0;
+    if (!left(c, 4))
+        return rerr(r, "section 'byval' at 0x%zx is too short", c->pos);
+    uint32_t n = get32(b + c->pos);
+    c->pos += 4;
+    if (c->end - c->pos != (uint64_t)n * BREC)
+        return rerr(r, "section 'byval': %u records need %llu bytes, it "
+                       "has %zu", n, (unsigned long long)n * BREC,
+                    c->end - c->pos);
+    for (uint32_t i = 0; i < n; i++, c->pos += BREC) {
+        const uint8_t *p = b + c->pos;
+        uint32_t k = get32(p), j = get32(p + 4);
+        if (k >= m->nkernels || j >= m->kernels[k].nparams)
+            return rerr(r, "byval record %u at 0x%zx: no parameter %u of "
+                           "kernel %u", i, c->pos, j, k);
+        bc_byval *v = &m->kernels[k].params[j].byval;
+        if (v->size)
+            return rerr(r, "byval record %u at 0x%zx: parameter %u of "
+                           "kernel %u twice", i, c->pos, j, k);
+        *v = (bc_byval){get32(p + 8), get32(p + 12), get32(p + 16),
+                        get32(p + 20)};
+        if (!v->size)
+            return rerr(r, "byval record %u at 0x%zx: size 0", i, c->pos);
+    }
+    return 0;
+}
+
+/* Section 'groupsize': per kernel the local size it requires (three
+ * u32), all 0 for none; otherwise at most VM_MAX_GROUP work-items. */
+static int read_groupsize(rd *r, bc_module *m, cur *gc)
+{
+    if (gc->end == gc->pos)
+        return 0;
+    if (gc->end - gc->pos != (uint64_t)m->nkernels * GREC)
+        return rerr(r, "section 'groupsize' at 0x%zx: %zu bytes for %u "
+                       "kernels (need %d each)", gc->pos, gc->end - gc->pos,
+                    m->nkernels, GREC);
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        uint32_t *q = m->kernels[i].reqd;
+        uint64_t items = 1;
+        for (int d = 0; d < 3; d++) {   /* each <= 2^32: no wrap in 64 bits */
+            q[d] = get32(r->buf + gc->pos + i * GREC + d * 4);
+            items *= q[d] < VM_MAX_GROUP ? q[d] : VM_MAX_GROUP + 1;
+        }
+        if (items > VM_MAX_GROUP || (!items && (q[0] | q[1] | q[2])))
+            return rerr(r, "section 'groupsize' at 0x%zx: kernel %u requires "
+                           "%u x %u x %u work-items (1 to %u, or none)",
+                        gc->pos + i * GREC, i, q[0], q[1], q[2],
+                        VM_MAX_GROUP);
+    }
+    return 0;
+}
+
 static int read_externs(rd *r, bc_module *m, cur *xc)
 {
     const uint8_t *b = r->buf;
@@ -376,38 +457,6 @@ static int read_externs(rd *r, bc_module *m, cur *xc)
     if (xc->pos != xc->end)
         return rerr(r, "section 'externs': %zu bytes at 0x%zx after the "
                        "last extern", xc->end - xc->pos, xc->pos);
-    return 0;
-}
-
-/* The byval section (absent: none). Meaning is the verifier's. */
-static int read_byval(rd *r, bc_module *m, cur *c)
-{
-    const uint8_t *b = r->buf;
-    if (c->end == c->pos)
-        return 0;
-    if (!left(c, 4))
-        return rerr(r, "section 'byval' at 0x%zx is too short", c->pos);
-    uint32_t n = get32(b + c->pos);
-    c->pos += 4;
-    if (c->end - c->pos != (uint64_t)n * BREC)
-        return rerr(r, "section 'byval': %u records need %llu bytes, it "
-                       "has %zu", n, (unsigned long long)n * BREC,
-                    c->end - c->pos);
-    for (uint32_t i = 0; i < n; i++, c->pos += BREC) {
-        const uint8_t *p = b + c->pos;
-        uint32_t k = get32(p), j = get32(p + 4);
-        if (k >= m->nkernels || j >= m->kernels[k].nparams)
-            return rerr(r, "byval record %u at 0x%zx: no parameter %u of "
-                           "kernel %u", i, c->pos, j, k);
-        bc_byval *v = &m->kernels[k].params[j].byval;
-        if (v->size)
-            return rerr(r, "byval record %u at 0x%zx: parameter %u of "
-                           "kernel %u twice", i, c->pos, j, k);
-        *v = (bc_byval){get32(p + 8), get32(p + 12), get32(p + 16),
-                        get32(p + 20)};
-        if (!v->size)
-            return rerr(r, "byval record %u at 0x%zx: size 0", i, c->pos);
-    }
     return 0;
 }
 
@@ -495,8 +544,8 @@ static int parse(rd *r, bc_module *m)
     if (copy_out(r, sec[1].pos, m->nconst, &m->consts))
         return -1;
     return read_kernels(r, m, &sec[2], &sec[3], &sec[4]) ||
-           read_externs(r, m, &sec[5]) || read_byval(r, m, &sec[6]) ? -1
-                                                                  : 0;
+           read_externs(r, m, &sec[5]) || read_byval(r, m, &sec[6]) ||
+                   read_groupsize(r, m, &sec[7]) ? -1 : 0;
 }
 
 int bc_read(const uint8_t *buf, size_t len, bc_module *m, char *err,

@@ -26,7 +26,8 @@ enum { BC_FORMAT_VERSION = 1 };
     X(CODE,    4, "code")               \
     X(LINES,   5, "lines")              \
     X(EXTERNS, 6, "externs")            \
-    X(BYVAL,   7, "byval")
+    X(BYVAL,   7, "byval")            \
+    X(GROUPSIZE, 8, "groupsize")
 enum bc_section {
 #define X(E, id, name) BC_SEC_##E = id,
     BC_SECTIONS(X)

@@ -167,6 +167,8 @@ typedef struct {
     uint32_t nlines;
     bc_line *lines;   /* sorted by pc; a pc maps to the last entry <= it */
     uint32_t line;    /* line of the kernel's header */
+    uint32_t reqd[3]; /* __attribute__((reqd_work_group_size(X, Y, Z))):
+                         the only local size it runs with; 0s: none */
 } bc_kernel;
 
 /* An extern declaration: a host function's C signature. Parameters are

@@ -38,14 +38,14 @@ void vm_debug_free(vm_debug *d)
 vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
                        const vm_ndrange *nd, vm_trap *trap)
 {
-    vm_ndrange one = *nd;
-    one.threads = 1;
+    vm_ndrange one;
     vm_debug *d = calloc(1, sizeof *d);
     if (!d) {
         vm_trap_set(trap, VM_TRAP_NOMEM, "the debugger's state");
         return NULL;
     }
-    if (vm_range_resolve(&one, &d->r, trap) ||
+    if (vm_range_reqd(m, k, nd, &one, trap) ||
+        (one.threads = 1, vm_range_resolve(&one, &d->r, trap)) ||
         !(d->P = vm_prog_new(m, k, args, &d->r, trap))) {
         free(d);
         return NULL;

@@ -91,3 +91,27 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     r->warn_impl = nd->warn_impl;
     return 0;
 }
+
+int vm_range_reqd(const bc_module *m, uint32_t k, const vm_ndrange *nd,
+                  vm_ndrange *out, vm_trap *t)
+{
+    if (nd)
+        *out = *nd;
+    if (!nd || k >= m->nkernels)
+        return 0;   /* vm_range_resolve and vm_prog_new say what is wrong */
+    const bc_kernel *bk = &m->kernels[k];
+    if (!(bk->reqd[0] | bk->reqd[1] | bk->reqd[2]))
+        return 0;
+    for (unsigned d = 0; d < 3; d++) {
+        uint64_t want = bk->reqd[d];
+        if (d < nd->dims && !nd->local[d])
+            out->local[d] = want;
+        else if (d < nd->dims ? nd->local[d] != want : want != 1) {
+            vm_trap_set(t, VM_TRAP_NDRANGE, "kernel '%s' runs only with "
+                        "local size (%u, %u, %u) (its reqd_work_group_size)",
+                        bc_str(m, bk->name), bk->reqd[0], bk->reqd[1], bk->reqd[2]);
+            return t->kind;
+        }
+    }
+    return 0;
+}

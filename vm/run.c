@@ -208,7 +208,9 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     memset(trap, 0, sizeof *trap);
     trap->param = -1;
     vm_range r;
-    if (vm_range_resolve(nd, &r, trap))
+    vm_ndrange nd2;
+    if (vm_range_reqd(m, k, nd, &nd2, trap) ||
+        vm_range_resolve(nd ? &nd2 : NULL, &r, trap))
         return trap->kind;
     vm_prog *P = vm_prog_new(m, k, args, &r, trap);
     if (!P)

@@ -47,6 +47,10 @@ typedef struct {
 
 /* Validates nd (trap filled with VM_TRAP_NDRANGE on error): range.c. */
 int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *trap);
+/* nd for kernel k of m into *out: a kernel with reqd_work_group_size runs
+ * with that local size (nd's 0s take it, anything else traps). */
+int vm_range_reqd(const bc_module *m, uint32_t k, const vm_ndrange *nd,
+                  vm_ndrange *out, vm_trap *trap);
 
 /* A buffer as a warp sees it; lane l's bytes start at data + l * lstride
  * (private arrays; 0 for buffers the lanes share). */

@@ -174,12 +174,18 @@ static void preamble(spv_mod *m, uint32_t at, uint32_t op)
         if (spv_word(m, at, 1) == SpvExecutionModelKernel) {
             m->entries = grow(m, m->entries, m->nentries, sizeof *m->entries);
             m->entries[m->nentries++] = (spv_entry){
-                spv_word(m, at, 2), spv_str(m, at, 3, &next), at};
+                spv_word(m, at, 2), spv_str(m, at, 3, &next), at, {0}};
         }
         break;
     case SpvOpExecutionMode:
         if (spv_word(m, at, 2) == SpvExecutionModeContractionOff)
             m->contract_off = true;
+        if (spv_word(m, at, 2) == SpvExecutionModeLocalSize &&
+            spv_wc(m, at) >= 6)
+            for (uint32_t i = 0; i < m->nentries; i++)
+                if (m->entries[i].func == spv_word(m, at, 1))
+                    for (uint32_t d = 0; d < 3; d++)
+                        m->entries[i].reqd[d] = spv_word(m, at, 3 + d);
         break;
     case SpvOpDecorate:
         decorate(m, at);

@@ -73,6 +73,7 @@ typedef struct {
     uint32_t func;        /* the function id */
     const char *name;
     uint32_t at;
+    uint32_t reqd[3];     /* ExecutionMode LocalSize, or 0s */
 } spv_entry;
 
 /* What an id is, for the translator (types.c fills the type and constant

@@ -12,6 +12,7 @@
 #include "asm/optab.h"
 #include "stdlib/bytes.h"
 #include "vm/bcfile.h"
+#include "vm/vm.h"
 
 int spv_is(const uint8_t *buf, size_t len)
 {
@@ -760,6 +761,15 @@ static void kernel(SX *x, const spv_entry *e)
     emit0(x, BCB_RET, 0, 0);
     if (!kb_kernel_end(x->a))
         spv_fail(m, e->at, "out of memory");
+    uint64_t items = 1;
+    for (int d = 0; d < 3; d++)   /* each <= 2^32: no wrap in 64 bits */
+        items *= e->reqd[d] < VM_MAX_GROUP ? e->reqd[d] : VM_MAX_GROUP + 1;
+    if (items > VM_MAX_GROUP || (!items && (e->reqd[0] | e->reqd[1] |
+                                            e->reqd[2])))
+        spv_fail_line(m, line, "kernel '%s': reqd_work_group_size(%u, %u, "
+                      "%u): a work-group holds 1 to %u work-items", e->name,
+                      e->reqd[0], e->reqd[1], e->reqd[2], VM_MAX_GROUP);
+    memcpy(x->a->kernels[x->a->nkernels - 1].reqd, e->reqd, sizeof e->reqd);
     frame_free(x->fr);
     x->fr = NULL;
     free(x->gv);

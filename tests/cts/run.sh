@@ -55,9 +55,12 @@ suites | while read -r name target args; do
     # shellcheck disable=SC2086
     (cd "$(dirname "$exe")" && OCL_ICD_VENDORS=$vend ./"$target" $args) >"$log" 2>&1
     rc=$?
-    # the verdict: "PASSED n of N sub-tests." / "FAILED k of N tests.", and
-    # a line ending "NAME FAILED" per failed sub-test
+    # the verdict: "PASSED n of N sub-tests." / "FAILED k of N tests.", or
+    # "PASSED test." / "FAILED test." when one sub-test ran (the others
+    # not supported on the device), and a line ending "NAME FAILED" per
+    # failed sub-test
     total=$(grep -E '^(PASSED|FAILED) [0-9]+ of [0-9]+ ' "$log" | tail -n 1 | awk '{print $4}')
+    [ -z "$total" ] && grep -qE '^(PASSED|FAILED) test\.$' "$log" && total=1
     failed=$(grep -E '[A-Za-z0-9_]+ FAILED\.?$' "$log" |
              sed -E 's/^(.*[^A-Za-z0-9_])?([A-Za-z0-9_]+) FAILED\.?$/\2/' | sort -u)
     sf=0; sk=0

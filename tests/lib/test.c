@@ -1,7 +1,9 @@
 /* The unit-test harness of tests/lib/test.h. */
 #include "tests/lib/test.h"
 
+#include <libgen.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 int t_failed_checks, t_skipped;
@@ -100,4 +102,18 @@ void t_check_doc(const char *path, const char *mark, void (*gen)(FILE *))
     }
     free(out);
     free(doc);
+}
+
+bool t_icd_only(const char *argv0)
+{
+    char path[4096], *dir = strdup(argv0);
+    snprintf(path, sizeof path, "%s/../libclvm-icd.so",
+             dir ? dirname(dir) : ".");
+    free(dir);
+    if (access(path, R_OK)) {
+        printf("no %s\n", path);
+        return false;
+    }
+    setenv("OCL_ICD_VENDORS", path, 1);
+    return true;
 }

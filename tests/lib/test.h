@@ -5,6 +5,7 @@
 #define CLVM_TEST_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,6 +31,12 @@ int t_summary(const char *suite); /* prints the summary; exit status */
 /* Where the shared conformance folder is ($CLVM_SHARED, else ../shared),
  * or NULL when neither exists. */
 const char *t_shared_dir(void);
+
+/* For a host program test of the OpenCL platform: makes the library of
+ * the build this test belongs to (BUILD/libclvm-icd.so beside
+ * BUILD/tests/) the only vendor the ICD loader sees; false, said on
+ * stdout, when it is not there. */
+bool t_icd_only(const char *argv0);
 
 /* Checks that the lines between <!-- mark --> and <!-- /mark --> of the
  * document at path (from the repository root) are what gen writes;

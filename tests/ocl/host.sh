@@ -11,21 +11,30 @@ pass=0; fail=0; skip=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/host.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# check NAME COMMAND...: runs it, compares with examples/host/NAME.out
+# check NAME COMMAND...: runs it (its input: tests/ocl/NAME.in if there
+# is one), compares with examples/host/NAME.out, else tests/ocl/NAME.out
 check() {
     name=$1; shift
-    "$@" >"$tmp/out" 2>&1
+    exp=examples/host/$name.out; in=/dev/null
+    [ -f "$exp" ] || exp=tests/ocl/$name.out
+    [ -f "tests/ocl/$name.in" ] && in=tests/ocl/$name.in
+    "$@" <"$in" >"$tmp/out" 2>&1
     echo "exit: $?" >>"$tmp/out"
-    if cmp -s "$tmp/out" "examples/host/$name.out"; then
+    if cmp -s "$tmp/out" "$exp"; then
         pass=$((pass + 1))
     else
         echo "FAIL $name"
-        diff -u "examples/host/$name.out" "$tmp/out" | head -20
+        diff -u "$exp" "$tmp/out" | head -20
         fail=$((fail + 1))
     fi
 }
 
 check scale_c "$build/clvm" exec "$build/examples/host_scale"
+# clvm exec --break: the REPL on the host's launch, on clvm exec's
+# standard input and output; continue once the kernel has finished, or
+# quit in the middle, and the launch runs as the host asked
+check break "$build/clvm" exec --break saxpy -- "$build/examples/host_scale"
+check break_quit "$build/clvm" exec --break saxpy -- "$build/examples/host_scale"
 # an ASan library loads only into an instrumented program
 san=0
 nm -D "$build/libclvm-icd.so" 2>/dev/null | grep -q __asan_init && san=1

@@ -6,7 +6,8 @@
 # other source bytes and another toolchain binary are misses; a corrupt
 # entry is compiled again (and replaced); CLVM_NO_CACHE=1 bypasses it; a
 # source with #include is not cached; concurrent runs all succeed and
-# leave no temporary file; a missing clang-14 or llvm-spirv-14 is named
+# leave no temporary file; the OpenCL library's builds from source hit;
+# a missing clang-14 or llvm-spirv-14 is named
 # with its Debian package. Skipped without clang-14 and llvm-spirv-14.
 # usage: tests/spirv/cache.sh BUILD_DIR
 # The last line is "spirv cache: N passed, N failed, N skipped".
@@ -89,6 +90,19 @@ if [ $ok = 1 ] && [ "$left" = 0 ] && [ "$(ls "$tmp/cache/clvm" | wc -l)" = 1 ]; 
 else
     echo "FAIL concurrent writers: outputs ok=$ok, $left stray files"
     ls -la "$tmp/cache/clvm"; fail=$((fail + 1))
+fi
+# the OpenCL library: a host program building the same sources again (its
+# programs compiled in temporary folders of their own) runs clang no more
+runs0=$(runs)
+"$build/tests/test_ocl_api" > "$tmp/out" 2>&1
+runs1=$(runs)
+"$build/tests/test_ocl_api" > "$tmp/out2" 2>&1
+if [ "$runs1" -gt "$runs0" ] && [ "$(runs)" = "$runs1" ] &&
+   grep -q ' 0 failed' "$tmp/out2"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL the OpenCL library's builds: clang ran $((runs1 - runs0)) then" \
+         "$(($(runs) - runs1)) times"; cat "$tmp/out2"; fail=$((fail + 1))
 fi
 # a missing tool: the message names the Debian package
 for t in CLANG:clang-14 LLVM_SPIRV:llvm-spirv-14; do

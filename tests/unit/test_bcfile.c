@@ -793,6 +793,37 @@ static void small_error_buffers(void)
     free(buf);
 }
 
+/* Section 'groupsize' (7): written only when a kernel has a required
+ * work-group size, read back; sizes that are partly 0 or too many
+ * work-items are refused. */
+static void group_sizes(void)
+{
+    bc_module m, r;
+    uint8_t *buf;
+    size_t len;
+    sample(&m);
+    m.kernels[1].reqd[0] = 4, m.kernels[1].reqd[1] = 2,
+    m.kernels[1].reqd[2] = 1;
+    CHECK(bc_write(&m, &buf, &len) == 0, "write");
+    CHECK(get32(buf + 12) == 6 && get32(buf + 16 + 5 * 12) == 7,
+          "the sixth section is 'groupsize'");
+    CHECK(rd(buf, len, &r) == 0 && r.kernels[1].reqd[0] == 4 &&
+              r.kernels[1].reqd[1] == 2 && r.kernels[1].reqd[2] == 1 &&
+              !r.kernels[0].reqd[0], "read back: %s", err);
+    if (!err[0])
+        bc_free(&r);
+    uint8_t *g = buf + get32(buf + 16 + 5 * 12 + 4);
+    put32(g + 12, 0);   /* kernel 1: 0 x 2 x 1 */
+    REJECT(buf, len, "kernel 1 requires 0 x 2 x 1");
+    put32(g + 12, 4097);
+    REJECT(buf, len, "kernel 1 requires 4097 x 2 x 1");
+    put32(g + 12, 4);
+    put32(buf + 16 + 5 * 12 + 8, 12);   /* one kernel's worth, the last */
+    REJECT(buf, len - 12, "12 bytes for 2 kernels");
+    free(buf);
+    bc_free(&m);
+}
+
 static void names(void)
 {
     CHECK(!strcmp(bc_section_name(BC_SEC_CODE), "code"), "code");
@@ -821,5 +852,6 @@ int main(void)
     RUN(write_rejects_inconsistent);
     RUN(small_error_buffers);
     RUN(names);
+    RUN(group_sizes);
     return t_summary("bcfile");
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* The property list: CL_CONTEXT_PLATFORM (ours) and
- * CL_CONTEXT_INTEROP_USER_SYNC, each at most once. */
+ * CL_CONTEXT_INTEROP_USER_SYNC (CL_TRUE or CL_FALSE), each at most once. */
 static cl_int read_props(cl_context c, const cl_context_properties *p)
 {
     size_t n = 0;
@@ -18,6 +18,8 @@ static cl_int read_props(cl_context c, const cl_context_properties *p)
                 return CL_INVALID_PLATFORM;
             seen_platform = true;
         } else if (p[n] == CL_CONTEXT_INTEROP_USER_SYNC && !seen_sync) {
+            if (p[n + 1] != CL_TRUE && p[n + 1] != CL_FALSE)
+                return CL_INVALID_PROPERTY;
             seen_sync = true;
         } else {
             return CL_INVALID_PROPERTY;

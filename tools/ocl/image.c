@@ -46,7 +46,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx,
     if (!ocl_is(ctx, OCL_CONTEXT))
         return CL_INVALID_CONTEXT;
     if (type < CL_MEM_OBJECT_IMAGE2D || type > CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-        (n && !fmts) || (!n && fmts))
+        (!n && fmts))
         return CL_INVALID_VALUE;
     if (count)
         *count = 0;

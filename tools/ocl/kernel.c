@@ -10,12 +10,25 @@
 
 #include "stdlib/profile.h"
 #include "stdlib/types.h"
+#include "tools/repl_host.h"
+#include "vm/bcfile.h"
 #include "vm/vm.h"
 
 static const bc_reg *param_reg(cl_kernel k, cl_uint i)
 {
     const bc_kernel *bk = &k->prog->mod.kernels[k->index];
     return &bk->regs[bk->params[i].reg];
+}
+
+/* The local memory a launch with these arguments uses: the kernel's
+ * __local arrays and its local arguments. */
+static cl_ulong local_use(cl_kernel k, const ocl_arg *args)
+{
+    cl_ulong n = k->local_bytes;
+    for (cl_uint i = 0; i < k->nargs; i++)
+        if (args[i].set && args[i].local)
+            n += args[i].local;
+    return n;
 }
 
 static cl_kernel make(cl_program p, uint32_t index, cl_int *e)
@@ -28,8 +41,13 @@ static cl_kernel make(cl_program p, uint32_t index, cl_int *e)
         *e = CL_OUT_OF_HOST_MEMORY;
         return NULL;
     }
+    bc_facts f;
+    char why[8];
+    if (bc_verify_kernel(&p->mod, index, &f, why, sizeof why))
+        f.local_bytes = f.private_bytes = 0;   /* verified when built */
     ocl_obj_init(&k->h, OCL_KERNEL);
     k->prog = p, k->index = index, k->nargs = bk->nparams;
+    k->local_bytes = f.local_bytes, k->private_bytes = f.private_bytes;
     clRetainProgram(p);
     __atomic_add_fetch(&p->kernels, 1, __ATOMIC_RELAXED);
     *e = CL_SUCCESS;
@@ -162,8 +180,14 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info what,
         return ocl_info(size, value, ret, &k->prog->ctx, sizeof k->prog->ctx);
     case CL_KERNEL_PROGRAM:
         return ocl_info(size, value, ret, &k->prog, sizeof k->prog);
-    case CL_KERNEL_ATTRIBUTES:
-        return ocl_info_str(size, value, ret, "");
+    case CL_KERNEL_ATTRIBUTES: {
+        char *a = ocl_kernel_attrs(k->prog->source,
+                                   bc_str(m, m->kernels[k->index].name));
+        cl_int e = a ? ocl_info_str(size, value, ret, a)
+                     : CL_OUT_OF_HOST_MEMORY;
+        free(a);
+        return e;
+    }
     default:
         return CL_INVALID_VALUE;
     }
@@ -185,13 +209,18 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
         z = VM_MAX_GROUP;
         return ocl_info(size, value, ret, &z, sizeof z);
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+        for (int i = 0; i < 3; i++)
+            s3[i] = k->prog->mod.kernels[k->index].reqd[i];
         return ocl_info(size, value, ret, s3, sizeof s3);
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
         z = 1;
         return ocl_info(size, value, ret, &z, sizeof z);
     case CL_KERNEL_LOCAL_MEM_SIZE:
-    case CL_KERNEL_PRIVATE_MEM_SIZE:
+        l = local_use(k, k->args);
         return ocl_info(size, value, ret, &l, sizeof l);
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+        return ocl_info(size, value, ret, &k->private_bytes,
+                        sizeof k->private_bytes);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         return CL_INVALID_VALUE;   /* built-in kernels only */
     default:
@@ -221,6 +250,17 @@ static void launch_free(ocl_cmd *c)
     free(l);
 }
 
+/* clvm exec --break KERNEL (CLVM_BREAK=KERNEL): the first launch of that
+ * kernel opens the REPL on it before it runs. */
+static bool break_here(cl_kernel k)
+{
+    static bool done;
+    const char *want = getenv("CLVM_BREAK");
+    const bc_module *m = &k->prog->mod;
+    return want && !strcmp(want, bc_str(m, m->kernels[k->index].name)) &&
+           !__atomic_exchange_n(&done, true, __ATOMIC_RELAXED);
+}
+
 static cl_int launch_run(ocl_cmd *c)
 {
     launch *l = c->arg;
@@ -242,6 +282,9 @@ static cl_int launch_run(ocl_cmd *c)
         else
             va[i] = (vm_arg){(uint8_t *)a->value, ty_sizeof(r->type)};
     }
+    if (break_here(l->k))
+        repl_host(&l->k->prog->mod, l->k->index, l->k->prog->source, va,
+                  &l->nd);
     int r = vm_run(&l->k->prog->mod, l->k->index, va, &l->nd, &trap);
     free(va);
     if (!r)
@@ -270,14 +313,22 @@ static bool max_steps(uint64_t *n)
     return false;
 }
 
-static cl_int check_range(cl_uint dims, const size_t *gsize,
+/* The NDRange k is launched over; a kernel with reqd_work_group_size
+ * runs with that local size alone (the local size NULL takes it). */
+static cl_int check_range(cl_kernel k, cl_uint dims, const size_t *gsize,
                           const size_t *lsize)
 {
     size_t items = 1;
+    const uint32_t *reqd = k->prog->mod.kernels[k->index].reqd;
     if (dims < 1 || dims > 3)
         return CL_INVALID_WORK_DIMENSION;
     if (!gsize)
         return CL_INVALID_VALUE;
+    for (cl_uint d = 0; d < 3 && (reqd[0] | reqd[1] | reqd[2]); d++)
+        if (d < dims ? (lsize ? lsize[d] : reqd[d]) != reqd[d] ||
+                           gsize[d] % reqd[d]
+                     : reqd[d] != 1)
+            return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < dims; d++) {
         if (!gsize[d])
             return CL_INVALID_GLOBAL_WORK_SIZE;
@@ -306,16 +357,12 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
         return CL_INVALID_KERNEL;
     if (k->prog->ctx != q->ctx)
         return CL_INVALID_CONTEXT;
-    size_t local = 0;
-    for (cl_uint i = 0; i < k->nargs; i++) {
+    for (cl_uint i = 0; i < k->nargs; i++)
         if (!k->args[i].set)
             return CL_INVALID_KERNEL_ARGS;
-        local += k->args[i].local <= OCL_LOCAL_MEM ? k->args[i].local
-                                                   : OCL_LOCAL_MEM + 1;
-    }
-    if (local > OCL_LOCAL_MEM)   /* __local arguments past the device's */
-        return CL_OUT_OF_RESOURCES;
-    cl_int e = check_range(dims, gsize, lsize);
+    cl_int e = check_range(k, dims, gsize, lsize);
+    if (e == CL_SUCCESS && local_use(k, k->args) > OCL_LOCAL_MEM)
+        e = CL_OUT_OF_RESOURCES;
     if (e == CL_SUCCESS)
         e = ocl_check_waitlist(q->ctx, nwait, wait);
     if (e != CL_SUCCESS)
@@ -399,6 +446,14 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
         ((r->flags & BC_REGF_CONSTPTR) || r->space == BC_CONSTANT)
             ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE;
     char tn[TY_NAME_MAX + 2];
+    /* volatile, restrict and void * are the source's alone */
+    cl_kernel_arg_type_qualifier *stq = calloc(k->nargs, sizeof *stq);
+    bool *svoid = calloc(k->nargs, sizeof *svoid), isvoid = false;
+    if (stq && svoid &&
+        ocl_kernel_params(k->prog->source, bc_str(m, bk->name), k->nargs,
+                          stq, svoid))
+        tq |= stq[i], isvoid = svoid[i];
+    free(stq), free(svoid);
     switch (what) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
         return ocl_info(size, value, ret, &a, sizeof a);
@@ -410,6 +465,8 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
         if (bv->size)
             return ocl_info_str(size, value, ret, bc_str(m, bv->type));
         ty_name(r->type, tn);
+        if (isvoid)
+            strcpy(tn, "void");
         if (r->kind == BC_REG_PTR)
             strcat(tn, "*");
         return ocl_info_str(size, value, ret, tn);

@@ -162,8 +162,10 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info what, size_t size,
     case CL_MEM_TYPE: return ocl_info(size, value, ret, &type, sizeof type);
     case CL_MEM_FLAGS: return ocl_info(size, value, ret, &m->flags, sizeof m->flags);
     case CL_MEM_SIZE: return ocl_info(size, value, ret, &m->size, sizeof m->size);
-    case CL_MEM_HOST_PTR:
-        return ocl_info(size, value, ret, &m->host_ptr, sizeof m->host_ptr);
+    case CL_MEM_HOST_PTR: {   /* the host's array: CL_MEM_USE_HOST_PTR alone */
+        void *h = m->flags & CL_MEM_USE_HOST_PTR ? m->host_ptr : NULL;
+        return ocl_info(size, value, ret, &h, sizeof h);
+    }
     case CL_MEM_MAP_COUNT:
         u = m->maps;
         return ocl_info(size, value, ret, &u, sizeof u);

@@ -13,7 +13,10 @@
  *   unit.c      the temporary folder clang compiles a unit in, headers too
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
  *   link.c      clCompileProgram and clLinkProgram
- *   kernel.c    kernels, their arguments and NDRange launches
+ *   attrs.c     a kernel's __attribute__s and parameter qualifiers, from
+ *               the source
+ *   kernel.c    kernels, their arguments and NDRange launches (the first
+ *               of CLVM_BREAK's kernel under the REPL: tools/repl_host.c)
  *   icd.c       the dispatch table and the two exported entry points */
 #ifndef CLVM_OCL_H
 #define CLVM_OCL_H
@@ -39,13 +42,6 @@ extern const struct _cl_icd_dispatch *ocl_table;
  * clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress[ForPlatform] and
  * clGetPlatformInfo (ocl-icd asks it for the platform's suffix). */
 #define OCL_EXPORT __attribute__((visibility("default")))
-
-/* The local memory a launch may use (CL_DEVICE_LOCAL_MEM_SIZE): a GPU's
- * 64 KiB, though the VM takes up to BC_MAX_LOCAL per work-group. Host
- * programs size their work by it (the CTS's async copies launch 1111
- * work-groups of as many work-items as half of it holds), so a larger
- * figure only makes their work-groups larger and slower to interpret. */
-#define OCL_LOCAL_MEM (64u << 10)
 
 /* Reference counts: atomic, so that objects may be retained and released
  * from several host threads. */
@@ -78,6 +74,14 @@ cl_int ocl_retain_obj(void *p, enum ocl_kind k, cl_int bad);
  * when not, -1 when p is no live object of kind k */
 int ocl_release_obj(void *p, enum ocl_kind k);
 void ocl_obj_init(ocl_obj *h, enum ocl_kind k);
+
+/* CL_DEVICE_LOCAL_MEM_SIZE: the local memory a launch may use, its
+ * kernel's __local arrays and local arguments together. A work-group's
+ * local memory is cleared when it starts, so the limit is a GPU's, well
+ * below what the VM could give (BC_MAX_LOCAL): a host program that sizes
+ * its launch by it (one work-item a group, each with the whole of it)
+ * stays quick. */
+#define OCL_LOCAL_MEM (64u << 10)
 
 struct _cl_platform_id { ocl_obj h; };
 struct _cl_device_id { ocl_obj h; };
@@ -211,6 +215,17 @@ int ocl_keep_binary(cl_program p, FILE *diag);
 int ocl_link_objects(cl_program p, const uint8_t *const *objs,
                      const size_t *lens, int n, bool library, FILE *diag);
 
+/* CL_KERNEL_ATTRIBUTES of kernel name in OpenCL C source src (NULL: none):
+ * each __attribute__((X)) of its declaration as X without blanks, space
+ * separated; malloc'd (NULL when out of memory). */
+char *ocl_kernel_attrs(const char *src, const char *name);
+/* The n parameters of kernel name in src as written: per parameter its
+ * CL_KERNEL_ARG_TYPE_VOLATILE and _RESTRICT (of a pointer) in tq[i] and
+ * whether it points to void in voidp[i]; false when the source does not
+ * show n parameters (no source, IR, a macro). */
+bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
+                       cl_kernel_arg_type_qualifier *tq, bool *voidp);
+
 /* A kernel argument as set: a buffer (or NULL), a local size, a value, a
  * struct by value (bytes, malloc'd: byval of its size). */
 typedef struct {
@@ -227,6 +242,8 @@ struct _cl_kernel {
     uint32_t index;                      /* in prog->mod */
     cl_uint nargs;
     ocl_arg *args;
+    cl_ulong local_bytes;                /* its __local arrays */
+    cl_ulong private_bytes;              /* its private arrays, a work-item */
 };
 
 /* One lock guards every queue and event: the device is one interpreter.

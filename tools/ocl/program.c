@@ -71,6 +71,15 @@ static bool is_bitcode(const unsigned char *b, size_t n)
            b[3] == 0xde;
 }
 
+/* A library's binary is its bitcode after this tag, so that
+ * clCreateProgramWithBinary gives a library back, not an object. */
+static const unsigned char lib_tag[8] = "CLVMLIB";
+
+static size_t tag_len(cl_program p)
+{
+    return p->bintype == CL_PROGRAM_BINARY_TYPE_LIBRARY ? sizeof lib_tag : 0;
+}
+
 cl_program CL_API_CALL
 clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
                           const size_t *lengths, const unsigned char **bins,
@@ -87,15 +96,19 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
     else if (!bins[0] || !lengths[0])
         e = CL_INVALID_VALUE;
     cl_program p = e == CL_SUCCESS ? ocl_program_new(ctx, &e) : NULL;
-    if (p && is_bitcode(bins[0], lengths[0])) {
+    size_t skip = p && lengths[0] > sizeof lib_tag &&
+                  !memcmp(bins[0], lib_tag, sizeof lib_tag) ? sizeof lib_tag
+                                                             : 0;
+    if (p && is_bitcode(bins[0] + skip, lengths[0] - skip)) {
         /* a compiled object or library (CL_PROGRAM_BINARIES gave it) */
-        if (!(p->object = malloc(lengths[0]))) {
+        if (!(p->object = malloc(lengths[0] - skip))) {
             clReleaseProgram(p);
             p = NULL, e = CL_OUT_OF_HOST_MEMORY;
         } else {
-            memcpy(p->object, bins[0], lengths[0]);
-            p->object_len = lengths[0];
-            p->bintype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+            memcpy(p->object, bins[0] + skip, lengths[0] - skip);
+            p->object_len = lengths[0] - skip;
+            p->bintype = skip ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                              : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
         }
     } else if (p) {
         char why[256];
@@ -106,6 +119,7 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
         } else {
             memcpy(p->binary, bins[0], lengths[0]);
             p->binary_len = lengths[0];
+            p->bintype = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
         }
     }
     if (status)
@@ -175,7 +189,8 @@ int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
     else if (ocl_unit_open(&u, p, nh, headers, names, diag))
         r = 1;
     else if (!obj)
-        r = cc_load_nocache(u.path, argv, n, &p->mod, diag, why, sizeof why);
+        r = cc_load_as(u.path, "program.cl", argv, n, &p->mod, diag, why,
+                       sizeof why);
     else {
         r = cc_object(u.path, argv, n, obj, olen, &msgs, &ml, why,
                       sizeof why);
@@ -236,7 +251,7 @@ static cl_int build(cl_program p)
     if (!p->source) {
         const uint8_t *o = p->object;
         errs = ocl_link_objects(p, &o, &p->object_len, 1, false, l.f);
-    } else if (cc_is_opencl_c("program", p->source, p->source_len)) {
+    } else if (cc_program_is_opencl_c(p->source, p->source_len)) {
         errs = ocl_compile_c(p, 0, NULL, NULL, NULL, NULL, l.f) ||
                ocl_keep_binary(p, l.f);
     } else {
@@ -331,14 +346,17 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info what,
     case CL_PROGRAM_SOURCE:
         return ocl_info_str(size, value, ret, p->source ? p->source : "");
     case CL_PROGRAM_BINARY_SIZES:
-        z = p->object ? p->object_len : p->binary ? p->binary_len : 0;
+        z = p->object ? tag_len(p) + p->object_len
+            : p->binary ? p->binary_len : 0;
         return ocl_info(size, value, ret, &z, sizeof z);
     case CL_PROGRAM_BINARIES: {
         unsigned char *const *dst = value;
         if (dst && size < sizeof *dst)
             return CL_INVALID_VALUE;
-        if (dst && dst[0] && p->object)
-            memcpy(dst[0], p->object, p->object_len);
+        if (dst && dst[0] && p->object) {
+            memcpy(dst[0], lib_tag, tag_len(p));
+            memcpy(dst[0] + tag_len(p), p->object, p->object_len);
+        }
         else if (dst && dst[0] && p->binary)
             memcpy(dst[0], p->binary, p->binary_len);
         if (ret)
