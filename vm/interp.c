@@ -342,13 +342,13 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             int n;
             uint64_t x = 0, y = 0, z = 0;
             if (base == BCB_CVT) {
-                enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->imm),
-                               ss = (enum ty_scalar)BC_CVT_SRC(ip->imm);
+                enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->j),
+                               ss = (enum ty_scalar)BC_CVT_SRC(ip->j);
                 ses = ty_scalar_size(ss);
                 memcpy(&x, R + ip->a + e * ses, ses);
                 n = prof_cv_scalar(prof, ds, ss, out + e * des, &x,
-                                   BC_CVT_SAT(ip->imm),
-                                   (enum rnd)BC_CVT_RND(ip->imm));
+                                   BC_CVT_SAT(ip->j),
+                                   (enum rnd)BC_CVT_RND(ip->j));
             } else if (base == BCB_DIV || base == BCB_REM) {
                 memcpy(&x, R + ip->a + e * ses, ses);
                 memcpy(&y, R + ip->b + e * ses, ses);

@@ -1,0 +1,12 @@
+/* Zero-filled buffers whose pages are in memory already (prefault.c). */
+#ifndef CLVM_PREFAULT_H
+#define CLVM_PREFAULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* n zero bytes (at least one allocated), written by up to one thread per
+ * core; NULL if out of memory. free() releases them. */
+void *pf_zeros(size_t n);
+
+#endif
