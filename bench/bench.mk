@@ -34,6 +34,9 @@ bench: $(BUILD)/clvm $(BENCH_BIN)
 
 .PHONY: bench
 
+# tests/threads/run.sh (make test) writes the benchmarks' inputs with gen.
+test: $(BUILD)/bench/gen
+
 # make bench-insns: interpreter instruction counts under callgrind (BASE=
 # another build directory to compare with).
 bench-insns: $(BUILD)/clvm $(BUILD)/bench/gen
