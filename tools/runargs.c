@@ -365,7 +365,7 @@ int ra_make_arg(const bc_reg *g, const char *name, const char *v,
     }
     if (isfile) {
         size_t fl;
-        uint8_t *d = file_read(v + 1, &fl);
+        uint8_t *d = pf_file(v + 1, &fl);   /* (tools/prefault.h) */
         if (!d)
             return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name,
                         v, v + 1, strerror(errno));
