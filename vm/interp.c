@@ -219,17 +219,22 @@ static NOINLINE void wi_values(const vm_warp *w, unsigned base, uint64_t dim,
     uint64_t lid[3] = {w->base % r->local[0],
                        w->base / r->local[0] % r->local[1],
                        w->base / r->local[0] / r->local[1]};
+    /* a scheduled group of r->split work-groups in dimension 0 (run.c):
+     * the kernel's local size, local id and group id there */
+    const uint64_t k = dim ? 1 : r->split, ls = r->local[dim] / k;
     for (uint32_t l = 0; l < r->warp; l++) {
         uint64_t v;
         switch (base) {
         case BCB_GID:
             v = g->id[dim] * r->local[dim] + lid[dim] + r->offset[dim];
             break;
-        case BCB_LID: v = lid[dim]; break;
-        case BCB_GRP: v = g->id[dim]; break;
+        case BCB_LID: v = k > 1 ? lid[dim] % ls : lid[dim]; break;
+        case BCB_GRP:
+            v = k > 1 ? g->id[dim] * k + lid[dim] / ls : g->id[dim];
+            break;
         case BCB_GSZ: v = r->global[dim]; break;
-        case BCB_LSZ: v = r->local[dim]; break;
-        case BCB_NGRP: v = r->groups[dim]; break;
+        case BCB_LSZ: v = ls; break;
+        case BCB_NGRP: v = r->groups[dim] * k; break;
         case BCB_GOFF: v = r->offset[dim]; break;
         default: v = r->dims; break;
         }

@@ -33,6 +33,11 @@ typedef struct {
     unsigned dims;
     uint64_t global[3], local[3], offset[3], groups[3];
     uint64_t ngroups;      /* product of groups[] */
+    uint64_t split;        /* NDRange work-groups per scheduled one: vm_run
+                              runs `split` neighbours in dimension 0 as one
+                              (run.c, merge); local[0] and groups[0] are the
+                              scheduled sizes, the kernel sees local[0] /
+                              split and groups[0] * split */
     uint32_t group_size;   /* product of local[] */
     uint32_t warp;         /* W: lanes per warp, min(requested, group) */
     uint32_t nwarps;       /* warps per work-group */
