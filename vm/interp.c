@@ -434,9 +434,11 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
 
 /* vm/dispatch.inc is compiled once per instruction-set level: once for
  * the baseline and, on x86-64, once for AVX2, whose handler loops are
- * twice as wide. (GCC's target_clones cannot copy a function that keeps
- * label addresses.) vm_interp_pick chooses the best the host has; the
- * environment variable CLVM_ISA=base forces the baseline. */
+ * twice as wide, and once for AVX-512 (F, BW, DQ, VL; 512-bit vectors),
+ * twice as wide again: a 64-lane row of ints is 4 instructions. (GCC's
+ * target_clones cannot copy a function that keeps label addresses.)
+ * vm_interp_pick chooses the best the host has; the environment variable
+ * CLVM_ISA=base or CLVM_ISA=avx2 caps it. */
 #define INTERP_LOOP interp_base
 #define INTERP_TARGET
 #include "vm/dispatch.inc"
@@ -449,6 +451,13 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
 #include "vm/dispatch.inc"
 #undef INTERP_LOOP
 #undef INTERP_TARGET
+#define INTERP_LOOP interp_avx512
+#define INTERP_TARGET                                                       \
+    __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,"            \
+                          "prefer-vector-width=512")))
+#include "vm/dispatch.inc"
+#undef INTERP_LOOP
+#undef INTERP_TARGET
 #endif
 
 vm_runfn vm_interp_pick(const void *const **tab)
@@ -456,8 +465,15 @@ vm_runfn vm_interp_pick(const void *const **tab)
     vm_runfn run = interp_base;
 #ifdef HAVE_AVX2
     const char *isa = getenv("CLVM_ISA");
-    if (__builtin_cpu_supports("avx2") && !(isa && !strcmp(isa, "base")))
+    const bool base = isa && !strcmp(isa, "base"),
+               avx2 = isa && !strcmp(isa, "avx2");
+    if (__builtin_cpu_supports("avx2") && !base)
         run = interp_avx2;
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") && !base && !avx2)
+        run = interp_avx512;
 #endif
     *tab = NULL;
 #ifndef CLVM_SWITCH_DISPATCH

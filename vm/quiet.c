@@ -112,9 +112,11 @@ static bool cvt_quiet(const vm_ins *ip, const uint8_t *R, uint32_t cnt)
     if (ty_is_float(ds) || ss == TY_HALF)
         return false;
     if (ty_is_float(ss)) {
-        const double lo = dsg ? -ldexp(1, (int)bits - 1) : 0,
-                     hi = d64 ? ldexp(1, dsg ? 63 : 64)
-                              : ldexp(1, (int)bits - dsg) - 1;
+        /* (exact: no host libm in the VM) */
+        const double lo = dsg ? -(double)((uint64_t)1 << (bits - 1)) : 0,
+                     hi = d64 ? (dsg ? 9223372036854775808.0
+                                     : 18446744073709551616.0)
+                              : (double)(((uint64_t)1 << (bits - dsg)) - 1);
         if (ss == TY_FLOAT) {
             FLT_RANGE(t_F32)
         }
