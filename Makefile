@@ -81,7 +81,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(EXTRA) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/vm/interp.o: EXTRA = $(VEC)
+$(BUILD)/obj/vm/interp.o $(BUILD)/obj/vm/quiet.o: EXTRA = $(VEC)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -34,9 +34,26 @@ bench: $(BUILD)/clvm $(BENCH_BIN)
 
 .PHONY: bench
 
+# tests/threads/run.sh (make test) writes the benchmarks' inputs with gen.
+test: $(BUILD)/bench/gen
+
 # make bench-insns: interpreter instruction counts under callgrind (BASE=
 # another build directory to compare with).
 bench-insns: $(BUILD)/clvm $(BUILD)/bench/gen
 	@sh bench/insns.sh $(if $(BASE),$(BASE) )$(BUILD)
 
 .PHONY: bench-insns
+
+# make bench-scaling: bench and loop on 1..16 threads against plain C with
+# OpenMP (bench/scaling.sh), native_omp built for this machine.
+$(BUILD)/bench/native_omp: bench/native.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) -I. -O3 -march=native -fopenmp -g -std=c11 $(WARN) -ffp-contract=off \
+	  -D_GNU_SOURCE $< -lm -o $@
+
+bench-scaling: $(BUILD)/clvm $(BUILD)/bench/gen $(BUILD)/bench/native_omp
+	@BENCH_RUNS=$(BENCH_SCALING_RUNS) sh bench/scaling.sh $(BUILD)
+
+BENCH_SCALING_RUNS ?= 3
+
+.PHONY: bench-scaling

@@ -6,7 +6,9 @@
  *   native loop N ITERS     N work-items of the xorshift loop
  *
  * Prints "hash: H" (FNV-1a-64 of the output bytes) on stdout and
- * "time: kernel=SECONDS" on stderr, as `clvm run --time` does. */
+ * "time: kernel=SECONDS" on stderr, as `clvm run --time` does. Built with
+ * -fopenmp (bench/native_omp, for `make bench-scaling`), the work-items
+ * are spread over OMP_NUM_THREADS threads. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -29,9 +31,17 @@ static int32_t int_sat_rte(float f)
     return (int32_t)lrintf(f);
 }
 
+/* The work-item loops: over threads with OpenMP, else plain loops. */
+#ifdef _OPENMP
+#define PAR_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define PAR_FOR
+#endif
+
 static void bench(const float *in, float *out, size_t n, float scale,
                   float bias, uint32_t key, uint32_t mask)
 {
+    PAR_FOR
     for (size_t i = 0; i < n; i++) {
         for (int c = 0; c < 4; c++) {
             float v = in[4 * i + c];
@@ -47,6 +57,7 @@ static void bench(const float *in, float *out, size_t n, float scale,
 static void loop(const uint32_t *seed, uint32_t *out, size_t n,
                  uint32_t iters)
 {
+    PAR_FOR
     for (size_t i = 0; i < n; i++) {
         uint32_t x = seed[i], acc = 0;
         for (uint32_t k = 0; k < iters; k++) {
@@ -100,6 +111,9 @@ int main(int argc, char **argv)
         uint32_t *seed = xcalloc(n, sizeof *seed), *out = xcalloc(n, sizeof *out);
         for (size_t i = 0; i < n; i++)
             seed[i] = loop_seed((uint32_t)i);
+#ifdef _OPENMP
+        loop(seed, out, n, iters);   /* starts the threads before timing */
+#endif
         t0 = now_sec();
         loop(seed, out, n, iters);
         t1 = now_sec();

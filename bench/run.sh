@@ -8,7 +8,8 @@
 # usage: bench/run.sh BUILD_DIR
 # environment: BENCH_RUNS (5), BENCH_N (work-items of `bench`, 2^22),
 #   BENCH_LOOP_N (work-items of `loop`, 2^14), BENCH_ITERS (1000),
-#   BENCH_MATH_N (work-items of `math`, 2^18),
+#   BENCH_MATH_N (work-items of `math`, 2^18), BENCH_LOCAL_SMALL (16) and
+#   BENCH_LOCAL_LARGE (1024): the --local of the clvm-local runs,
 #   CLVM_SHARED (where conformance/*.tsv are, for the conform rate)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +21,8 @@ n=${BENCH_N:-4194304}
 ln=${BENCH_LOOP_N:-16384}
 iters=${BENCH_ITERS:-1000}
 mn=${BENCH_MATH_N:-262144}
+lsmall=${BENCH_LOCAL_SMALL:-16}
+llarge=${BENCH_LOCAL_LARGE:-1024}
 clvm=$build/clvm
 gen=$build/bench/gen
 native=$build/bench/native
@@ -80,6 +83,22 @@ run_one() {
             --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
             --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
     math.clvmcl) return 0 ;; # math.cl needs arrays in the translator
+    bench.clvmls|bench.clvmll)
+        [ $impl = clvmls ] && l=$lsmall || l=$llarge
+        "$clvm" run bench/bench.clasm --global "$n" --local $l --threads 1 \
+            --time --arg in=@"$tmp/in.bin" --arg out=@"$tmp/zero16.bin" \
+            --arg scale=1.5 --arg bias=0.5 --arg key=0x9E3779B9 \
+            --arg mask=0xFFFF0FFF --out out="$o" >"$tmp/so" 2>"$e" ;;
+    loop.clvmls|loop.clvmll)
+        [ $impl = clvmls ] && l=$lsmall || l=$llarge
+        "$clvm" run bench/loop.clasm --global "$ln" --local $l --threads 1 \
+            --time --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    blur.clvm|blur.strict)
+        [ $impl = strict ] && p=strict || p=clvm
+        "$clvm" run bench/blur.clasm --global 1024,1024 --threads 1 --time \
+            --profile $p --arg in=@"$tmp/img.bin" --arg out=@"$tmp/zero4b.bin" \
+            --out out="$o" >"$tmp/so" 2>"$e" ;;
     bench.pocl)
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.pocl)
@@ -94,6 +113,7 @@ run_one() {
     math.native) return 0 ;; # no plain C version: the host's libm differs
     bench.native) "$native" bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.native) "$native" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    *) return 0 ;; # not run this way (blur: clvm alone, default and strict)
     esac
     rc=$?
     [ $rc = 3 ] && [ "$impl" = pocl ] && return 3
@@ -107,7 +127,7 @@ run_one() {
         fail "$b on $impl printed no 'time: kernel=SECONDS' line"
         return 1
     fi
-    if [ "$impl" = clvm ] || [ "$impl" = clvmcl ]; then
+    if [ "$impl" != pocl ] && [ "$impl" != native ]; then
         "$gen" hash "$o" >"$tmp/so" || { fail "$b on $impl wrote no output"; return 1; }
     fi
     if [ "$b.$impl" = math.pocl ]; then
@@ -146,14 +166,17 @@ median() {
 "$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
     "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
     "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" &&
-    "$gen" math "$mn" "$tmp/min.bin" && "$gen" zeros $((4 * mn)) "$tmp/zero4m.bin" || exit 2
-for b in bench loop math; do
+    "$gen" math "$mn" "$tmp/min.bin" && "$gen" zeros $((4 * mn)) "$tmp/zero4m.bin" &&
+    head -c 4194304 "$tmp/in.bin" >"$tmp/img.bin" &&   # any 1024x1024 uchar4
+    "$gen" zeros 4194304 "$tmp/zero4b.bin" || exit 2
+for b in bench loop math blur; do
     case $b in
     bench) ref=$(ref_bench "$n") ;;
     loop) ref=$(ref_loop "$ln" "$iters") ;;
     math) ref=$(ref_math "$mn")
         # other sizes: clvm's first output is the reference for the later runs
         [ -n "$ref" ] || ref=first ;;
+    blur) ref=first ;;   # strict must give the default run's bits
     esac
     if [ -z "$ref" ]; then
         # No published hash for this size: plain C's output is the reference.
@@ -165,11 +188,11 @@ for b in bench loop math; do
     echo "$ref" >"$tmp/$b.ref"
 done
 
-impls="clvm native"
+impls="clvm clvmls clvmll strict native"
 if [ ! -x "$pocl" ]; then
     echo "pocl: skipped (bench/pocl_host not built: no CL/cl.h when building)"
 else
-    impls="clvm pocl native"
+    impls="clvm clvmls clvmll strict pocl native"
 fi
 # The OpenCL C versions through clvm's own front end (clang-14,
 # llvm-spirv-14, the SPIR-V translator), compiled once: clvm-cl.
@@ -188,7 +211,7 @@ while [ $i -lt "$runs" ]; do
     k=0
     while [ $k -lt $((i % $#)) ]; do x=$1; shift; set -- "$@" "$x"; k=$((k + 1)); done
     for impl; do
-        for b in bench loop math; do
+        for b in bench loop math blur; do
             run_one $b "$impl"
             if [ $? = 3 ]; then
                 echo "pocl: skipped (no OpenCL platform or device)"
@@ -202,23 +225,27 @@ done
 
 # Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
 report() {
-    for impl in clvm clvmcl pocl native; do
+    for impl in clvm clvmls clvmll clvmcl strict pocl native; do
         [ -s "$tmp/$1.$impl" ] || continue
         m=$(median "$tmp/$1.$impl")
         echo "$m" >"$tmp/$1.$impl.median"
-        awk -v m="$m" -v d="$2" -v name="$impl" 'BEGIN {
+        awk -v m="$m" -v d="$2" -v name="$impl" -v ls="$lsmall" \
+            -v ll="$llarge" 'BEGIN {
             if (name == "clvmcl") name = "clvm-cl"
+            if (name == "clvmls") name = "clvm-local" ls
+            if (name == "clvmll") name = "clvm-local" ll
+            if (name == "strict") name = "clvm-strict"
             if (name == "pocl") name = "pocl-1thread"
             if (name == "native") name = "native-O2"
             printf "  %-14s %10.3f\n", name, m * 1e9 / d }'
     done
 }
 
-ratio() {   # benchmark, implementation, label[, numerator implementation]
+ratio() {   # benchmark, implementation, label[, numerator implementation[, name]]
     num=${4:-clvm}
     [ -s "$tmp/$1.$num.median" ] && [ -s "$tmp/$1.$2.median" ] || return 0
     awk -v a="$(cat "$tmp/$1.$num.median")" -v b="$(cat "$tmp/$1.$2.median")" \
-        -v l="RATIO $1 $3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
+        -v l="RATIO ${5:-$1} $3" 'BEGIN { printf "%s %.2f\n", l, a / b }'
 }
 
 echo "bench (convert pipeline): $n work-items," \
@@ -230,12 +257,20 @@ report loop $((ln * iters))
 echo "math (16 math built-ins per work-item, float): $mn work-items," \
      "median of $runs runs, ns per work-item"
 report math "$mn"
+echo "blur (3x3, 1024x1024 uchar4): the default profile and strict," \
+     "median of $runs runs, ns per work-item"
+report blur 1048576
 [ -s "$tmp/math.close" ] && echo "  pocl vs clvm: $(sed 's/^close: //' "$tmp/math.close")"
 ratio bench pocl clvm/pocl-1thread
 ratio bench native clvm/native-O2
 ratio loop native clvm/native-O2
 ratio loop pocl clvm/pocl-1thread
 ratio math pocl clvm/pocl-1thread
+ratio bench pocl clvm/pocl-1thread clvmls bench-local$lsmall
+ratio bench pocl clvm/pocl-1thread clvmll bench-local$llarge
+ratio loop native clvm/native-O2 clvmls loop-local$lsmall
+ratio loop native clvm/native-O2 clvmll loop-local$llarge
+ratio blur clvm strict/default strict
 ratio bench clvm clvm-cl/clvm-clasm clvmcl
 ratio loop clvm clvm-cl/clvm-clasm clvmcl
 sh bench/cc.sh "$build"

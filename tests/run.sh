@@ -32,6 +32,7 @@ for t in "$build"/tests/test_*; do
     [ -x "$t" ] && suite "$t" "$t"
 done
 suite golden sh tests/golden/run.sh "$build"
+suite threads sh tests/threads/run.sh "$build"
 suite arch /usr/bin/python3 tests/arch/arch.py "$build"
 suite host sh tests/ocl/host.sh "$build"
 suite "spirv roundtrip" sh tests/spirv/roundtrip.sh "$build"

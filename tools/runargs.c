@@ -13,6 +13,7 @@
 #include "vm/bcfile.h"
 #include "tools/file.h"
 #include "tools/npy.h"
+#include "tools/prefault.h"
 #include "tools/structarg.h"
 #include "asm/lit.h"
 #include "tools/value.h"
@@ -327,7 +328,7 @@ static int file_arg(const char *name, const char *v, vm_arg *a, char *why,
                     size_t len)
 {
     size_t fl;
-    uint8_t *d = file_read(v + 1, &fl);
+    uint8_t *d = pf_file(v + 1, &fl);   /* (tools/prefault.h) */
     if (!d)
         return fail(why, len, "--arg %s=%s: cannot read '%s': %s", name, v,
                     v + 1, strerror(errno));
@@ -398,14 +399,13 @@ int ra_make_arg(const bc_module *m, const bc_kernel *k, uint32_t p,
         if (!ra_number(v + 6, strlen(v + 6), &n))
             return fail(why, len, "--arg %s=%s: BYTES must be a decimal "
                         "number", name, v);
-        a->data = n && n <= SIZE_MAX ? malloc((size_t)n) : NULL;
+        /* The zeros are written now, in parallel, so that no first-touch
+         * page fault falls inside the kernel (a zeros: buffer runs as
+         * fast as a file's; PoCL and plain C pay them in warm-up). */
+        a->data = n && n <= SIZE_MAX ? pf_zeros((size_t)n) : NULL;
         if (n && !a->data)
             return fail(why, len, "--arg %s=%s: cannot allocate %llu bytes",
                         name, v, (unsigned long long)n);
-        /* Write the zeros now, so first-touch page faults are not counted
-         * in the kernel's --time (PoCL and plain C pay them in warm-up). */
-        if (n)
-            memset(a->data, 0, (size_t)n);
         a->size = n;
         return 0;
     }

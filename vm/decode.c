@@ -555,7 +555,10 @@ static void watch(vm_prog *p, vm_ins *I)
         return;
     I->note_op = I->op;
     I->op = XOP_NOTE;
-    I->imm = imm;
+    if (base == BCB_CVT)
+        I->j = (uint32_t)imm;   /* imm keeps the handler's inline choice */
+    else
+        I->imm = imm;
 }
 
 /* Decodes every instruction, resolves jumps to instruction indices and
@@ -617,8 +620,10 @@ static bool decode(vm_prog *p, const void *const *tab,
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
     for (uint32_t i = 0; i + 1 < p->nins; i++)
         watch(p, &p->ins[i]);
-    for (uint32_t i = 0; i < p->nins; i++)
+    for (uint32_t i = 0; i < p->nins; i++) {
         p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
+        p->ins[i].quiet = tab ? tab[p->ins[i].note_op] : NULL;
+    }
     return true;
 }
 

@@ -219,17 +219,22 @@ static NOINLINE void wi_values(const vm_warp *w, unsigned base, uint64_t dim,
     uint64_t lid[3] = {w->base % r->local[0],
                        w->base / r->local[0] % r->local[1],
                        w->base / r->local[0] / r->local[1]};
+    /* a scheduled group of r->split work-groups in dimension 0 (run.c):
+     * the kernel's local size, local id and group id there */
+    const uint64_t k = dim ? 1 : r->split, ls = r->local[dim] / k;
     for (uint32_t l = 0; l < r->warp; l++) {
         uint64_t v;
         switch (base) {
         case BCB_GID:
             v = g->id[dim] * r->local[dim] + lid[dim] + r->offset[dim];
             break;
-        case BCB_LID: v = lid[dim]; break;
-        case BCB_GRP: v = g->id[dim]; break;
+        case BCB_LID: v = k > 1 ? lid[dim] % ls : lid[dim]; break;
+        case BCB_GRP:
+            v = k > 1 ? g->id[dim] * k + lid[dim] / ls : g->id[dim];
+            break;
         case BCB_GSZ: v = r->global[dim]; break;
-        case BCB_LSZ: v = r->local[dim]; break;
-        case BCB_NGRP: v = r->groups[dim]; break;
+        case BCB_LSZ: v = ls; break;
+        case BCB_NGRP: v = r->groups[dim] * k; break;
         case BCB_GOFF: v = r->offset[dim]; break;
         default: v = r->dims; break;
         }
@@ -342,13 +347,13 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             int n;
             uint64_t x = 0, y = 0, z = 0;
             if (base == BCB_CVT) {
-                enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->imm),
-                               ss = (enum ty_scalar)BC_CVT_SRC(ip->imm);
+                enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->j),
+                               ss = (enum ty_scalar)BC_CVT_SRC(ip->j);
                 ses = ty_scalar_size(ss);
                 memcpy(&x, R + ip->a + e * ses, ses);
                 n = prof_cv_scalar(prof, ds, ss, out + e * des, &x,
-                                   BC_CVT_SAT(ip->imm),
-                                   (enum rnd)BC_CVT_RND(ip->imm));
+                                   BC_CVT_SAT(ip->j),
+                                   (enum rnd)BC_CVT_RND(ip->j));
             } else if (base == BCB_DIV || base == BCB_REM) {
                 memcpy(&x, R + ip->a + e * ses, ses);
                 memcpy(&y, R + ip->b + e * ses, ses);
@@ -429,9 +434,11 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
 
 /* vm/dispatch.inc is compiled once per instruction-set level: once for
  * the baseline and, on x86-64, once for AVX2, whose handler loops are
- * twice as wide. (GCC's target_clones cannot copy a function that keeps
- * label addresses.) vm_interp_pick chooses the best the host has; the
- * environment variable CLVM_ISA=base forces the baseline. */
+ * twice as wide, and once for AVX-512 (F, BW, DQ, VL; 512-bit vectors),
+ * twice as wide again: a 64-lane row of ints is 4 instructions. (GCC's
+ * target_clones cannot copy a function that keeps label addresses.)
+ * vm_interp_pick chooses the best the host has; the environment variable
+ * CLVM_ISA=base or CLVM_ISA=avx2 caps it. */
 #define INTERP_LOOP interp_base
 #define INTERP_TARGET
 #include "vm/dispatch.inc"
@@ -444,6 +451,13 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
 #include "vm/dispatch.inc"
 #undef INTERP_LOOP
 #undef INTERP_TARGET
+#define INTERP_LOOP interp_avx512
+#define INTERP_TARGET                                                       \
+    __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,"            \
+                          "prefer-vector-width=512")))
+#include "vm/dispatch.inc"
+#undef INTERP_LOOP
+#undef INTERP_TARGET
 #endif
 
 vm_runfn vm_interp_pick(const void *const **tab)
@@ -451,8 +465,15 @@ vm_runfn vm_interp_pick(const void *const **tab)
     vm_runfn run = interp_base;
 #ifdef HAVE_AVX2
     const char *isa = getenv("CLVM_ISA");
-    if (__builtin_cpu_supports("avx2") && !(isa && !strcmp(isa, "base")))
+    const bool base = isa && !strcmp(isa, "base"),
+               avx2 = isa && !strcmp(isa, "avx2");
+    if (__builtin_cpu_supports("avx2") && !base)
         run = interp_avx2;
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") && !base && !avx2)
+        run = interp_avx512;
 #endif
     *tab = NULL;
 #ifndef CLVM_SWITCH_DISPATCH

@@ -58,6 +58,11 @@ static inline uint64_t vm_reg_uint(const uint8_t *p, unsigned size)
     }
 }
 
+/* An XOP_NOTE instruction none of whose elements (in R) can hit an
+ * implementation-defined case: its own handler gives the same bits under
+ * every profile, with no note (quiet.c). */
+bool vm_note_quiet(const vm_ins *ip, const uint8_t *R);
+
 /* ATOM (atomic.c): the active lanes' read-modify-writes in lane order.
  * 0, or -1 with w->fault filled (bounds, alignment). */
 int vm_atomic(vm_warp *w, const vm_ins *I, uint64_t exec);

@@ -89,6 +89,7 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     r->out = nd->out ? nd->out : stdout;
     r->profile = nd->profile;
     r->warn_impl = nd->warn_impl;
+    r->split = 1;
     return 0;
 }
 

@@ -199,6 +199,33 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Work-groups smaller than a warp leave its lanes idle, a dispatch for a
+ * few work-items. Where nothing can tell (no barrier, local memory, async
+ * copy, atomic or printf, no race or --warn-impl bookkeeping by group,
+ * groups that are rows of dimension 0), neighbouring groups in dimension 0
+ * run as one scheduled group of up to a warp; the work-item functions
+ * still give each its own group's ids (r->split, interp.c). Returns the
+ * number of groups to run as one: 1 for none. */
+static uint64_t merge(const vm_prog *P, uint32_t want)
+{
+    const vm_range *r = &P->r;
+    if (r->local[0] >= want || r->local[1] != 1 || r->local[2] != 1 ||
+        P->barrier || P->local_bytes || P->printf || r->races ||
+        r->warn_impl)
+        return 1;
+    for (uint32_t i = 0; i + 1 < P->nins; i++) {
+        const vm_ins *I = &P->ins[i];
+        unsigned base = bc_ops[I->op < BC_NOPS ? I->op : I->note_op].base;
+        if (base == BCB_ATOM || base == BCB_ACOPY || base == BCB_ACOPYS ||
+            base == BCB_WAITEV || base == BCB_BARRIER)
+            return 1;
+    }
+    uint64_t k = want / r->local[0];
+    while (k > 1 && r->groups[0] % k)
+        k--;
+    return k;
+}
+
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap)
 {
@@ -215,6 +242,21 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     vm_prog *P = vm_prog_new(m, k, args, &r, trap);
     if (!P)
         return trap->kind;
+    uint64_t split = merge(P, nd->warp ? nd->warp : VM_MAXW);
+    if (split > 1) {   /* decoded again for the wider warps */
+        vm_prog_free(P);
+        r.split = split;
+        r.local[0] *= split;
+        r.groups[0] /= split;
+        r.ngroups /= split;
+        r.group_size *= (uint32_t)split;
+        r.warp = nd->warp && nd->warp < r.group_size ? nd->warp : r.group_size;
+        r.warp = r.warp < VM_MAXW ? r.warp : VM_MAXW;
+        r.nwarps = (r.group_size + r.warp - 1) / r.warp;
+        r.threads = r.threads < r.ngroups ? r.threads : (unsigned)r.ngroups;
+        if (!(P = vm_prog_new(m, k, args, &r, trap)))
+            return trap->kind;
+    }
     if (r.races && !vm_race_prog(P)) {
         vm_race_prog_free(P);
         vm_prog_free(P);

@@ -9,6 +9,7 @@ void vm_sched_start(vm_sched *s, vm_group *g, uint64_t linear)
     s->g = g;
     s->cur = 0;
     s->warpno = 0;
+    s->held = false;
     vm_group_start(g, linear);
     for (uint32_t i = 0; i < g->nctx; i++)
         vm_warp_start(&g->w[i], i);
@@ -60,6 +61,32 @@ static enum vm_event next_warp(vm_sched *s, vm_trap *t)
     return s->cur < g->nctx ? VM_EV_WARP : round_over(s, t);
 }
 
+/* w, running r.split work-groups as one (run.c, merge), trapped: the
+ * work-items of the groups before the trapping one's go on, as each group
+ * would have run to its end before the next began; the others stop. The
+ * trap is held until then (one of theirs replaces it, being earlier in
+ * NDRange order). False when none goes on. */
+static bool split_trap(vm_sched *s, vm_warp *w, const vm_trap *t)
+{
+    const vm_range *r = &w->P->r;
+    const uint64_t ls = r->local[0] / r->split,
+                   first = (w->base + w->fault.lane) / ls * ls;
+    const uint64_t n = first > w->base ? first - w->base : 0;
+    const uint64_t keep = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+    s->held = true;
+    s->trap = *t;
+    bool any = w->exec & keep;
+    w->exec &= keep;
+    for (uint32_t i = 0; i < w->sp; i++) {
+        w->stack[i].join &= keep;
+        w->stack[i].other &= keep;
+        any |= (w->stack[i].join | w->stack[i].other) != 0;
+    }
+    if (any && !w->exec)   /* where the waiting ones resume */
+        w->ip = w->stack[w->sp - 1].target;
+    return any;
+}
+
 enum vm_event vm_sched_run(vm_sched *s, uint64_t budget, vm_trap *t)
 {
     vm_warp *w = &s->g->w[s->cur];
@@ -74,6 +101,12 @@ enum vm_event vm_sched_run(vm_sched *s, uint64_t budget, vm_trap *t)
         return VM_EV_RAN;
     if (st == VM_STOP_TRAP) {
         vm_warp_trap(w, st, t);
+        if (s->g->P->r.split > 1 && split_trap(s, w, t))
+            return VM_EV_RAN;
+        return VM_EV_TRAP;
+    }
+    if (s->held) {
+        *t = s->trap;
         return VM_EV_TRAP;
     }
     enum vm_event ev = next_warp(s, t);

@@ -10,6 +10,7 @@
 #ifndef CLVM_SCHED_H
 #define CLVM_SCHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vm/vm.h"
@@ -19,6 +20,10 @@ typedef struct {
     vm_group *g;
     uint32_t cur;          /* the warp context running: g->w[cur] */
     uint32_t warpno;       /* one context (no barriers): the warp in it */
+    bool held;             /* several work-groups run as one (r.split) and
+                              one trapped: its trap, reported when the
+                              earlier groups' work-items are done */
+    vm_trap trap;
 } vm_sched;
 
 /* What vm_sched_run stopped at. */

@@ -109,9 +109,14 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
  * trap in execution order (warps run in order, each until it finishes or
  * waits at a barrier), and of the lanes of its warp that trap on that
  * instruction the lowest. After a trap, buffers hold whatever the groups
- * that ran wrote. Memory accesses of one instruction happen in lane order,
- * after all of them were checked. On x86-64 the handlers use AVX2 when the
- * host has it; the environment variable CLVM_ISA=base turns that off. */
+ * that ran wrote. Work-groups smaller than a warp, where no barrier, local
+ * memory, atomic, async copy or printf could tell, run several to a warp
+ * (neighbours in dimension 0), each work-item still seeing its own group's
+ * ids; a trap is then found as above, the groups after the trapping one
+ * having run in part. Memory accesses of one instruction happen in lane order,
+ * after all of them were checked. On x86-64 the handlers use AVX-512 or AVX2
+ * when the host has it; the environment variable CLVM_ISA=avx2 stops at
+ * AVX2, CLVM_ISA=base uses neither. */
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap);
 

@@ -33,6 +33,11 @@ typedef struct {
     unsigned dims;
     uint64_t global[3], local[3], offset[3], groups[3];
     uint64_t ngroups;      /* product of groups[] */
+    uint64_t split;        /* NDRange work-groups per scheduled one: vm_run
+                              runs `split` neighbours in dimension 0 as one
+                              (run.c, merge); local[0] and groups[0] are the
+                              scheduled sizes, the kernel sees local[0] /
+                              split and groups[0] * split */
     uint32_t group_size;   /* product of local[] */
     uint32_t warp;         /* W: lanes per warp, min(requested, group) */
     uint32_t nwarps;       /* warps per work-group */
@@ -99,9 +104,13 @@ static inline enum prof_fuse vm_fuse_shape(unsigned base)
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
     const void *label;     /* computed-goto target (unused by the switch) */
+    const void *quiet;     /* XOP_NOTE: note_op's label (computed goto) */
     uint16_t op;           /* enum bc_op, or an XOP_* */
     uint8_t n, flags;      /* components, BC_F_* */
-    uint16_t note_op;      /* XOP_NOTE: the instruction's own opcode */
+    uint16_t note_op;      /* XOP_NOTE: the instruction's own opcode, whose
+                              handler (label `quiet`) runs when no element
+                              can raise a note (vm_note_quiet); a CVT's
+                              conversion is in j */
     uint8_t es;            /* element size of the destination (CVT) */
     uint32_t pc;           /* word index in the bytecode, for messages */
     uint32_t cnt;          /* elements an elementwise op touches: rows * W */

@@ -1,0 +1,117 @@
+#!/bin/sh
+# `make bench-scaling`: bench and loop on 1, 2, 4, 8 and 16 threads, clvm
+# (--threads N, buffers from files) against plain C built with -O3
+# -march=native -fopenmp (bench/native_omp, OMP_NUM_THREADS=N), and bench
+# with its output buffer a zeros: buffer against a file's. Every output
+# must hash to the reference value (the published one, else the first
+# run's), whatever the thread count. Self-contained: it needs only the
+# build folder's clvm, bench/gen and (for the native line) bench/native_omp,
+# and writes its inputs itself.
+#
+# usage: bench/scaling.sh BUILD_DIR
+# environment: BENCH_RUNS (3), BENCH_N (2^22), BENCH_LOOP_N (2^16),
+#   BENCH_ITERS (1000), BENCH_THREADS ("1 2 4 8 16")
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: bench/scaling.sh BUILD_DIR}
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+cd "$root" || exit 2
+runs=${BENCH_RUNS:-3}
+n=${BENCH_N:-4194304}
+ln=${BENCH_LOOP_N:-65536}
+iters=${BENCH_ITERS:-1000}
+threads=${BENCH_THREADS:-1 2 4 8 16}
+clvm=$build/clvm
+gen=$build/bench/gen
+omp=$build/bench/native_omp
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaling.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+status=0
+fail() { echo "bench-scaling: ERROR: $*"; status=1; }
+
+"$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
+    "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
+    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" || exit 2
+impls=clvm
+if [ -x "$omp" ]; then impls="clvm omp"; else
+    echo "native-omp: skipped ($omp not built: make bench-scaling builds it)"; fi
+case $n in 4194304) echo e4e722c0960ebcbf >"$tmp/bench.ref" ;; esac
+case $ln.$iters in 16384.1000) echo bc65aa02af92f0cc >"$tmp/loop.ref" ;;
+    262144.1000) echo 3c55ec9a43fd3348 >"$tmp/loop.ref" ;; esac
+
+# run BENCH IMPL THREADS: one run; appends its time to $tmp/BENCH.IMPL.T
+# and checks its output's hash.
+run() {
+    b=$1 impl=$2 t=$3 o=$tmp/out.bin e=$tmp/err
+    rm -f "$o"
+    case $b.$impl in
+    bench.clvm|bench.zeros)
+        [ $impl = zeros ] && out=zeros:$((16 * n)) || out=@$tmp/zero16.bin
+        "$clvm" run bench/bench.clasm --global "$n" --threads "$t" --time \
+            --arg in=@"$tmp/in.bin" --arg out="$out" --arg scale=1.5 \
+            --arg bias=0.5 --arg key=0x9E3779B9 --arg mask=0xFFFF0FFF \
+            --out out="$o" >/dev/null 2>"$e" ;;
+    loop.clvm)
+        "$clvm" run bench/loop.clasm --global "$ln" --threads "$t" --time \
+            --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >/dev/null 2>"$e" ;;
+    bench.omp) OMP_NUM_THREADS=$t "$omp" bench "$n" >"$tmp/so" 2>"$e" ;;
+    loop.omp) OMP_NUM_THREADS=$t "$omp" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    *) return 0 ;;
+    esac || { fail "$b on $impl, $t threads:"; sed 's/^/    /' "$e" | head -n 5; return 1; }
+    if [ $impl != omp ]; then "$gen" hash "$o" >"$tmp/so" || return 1; fi
+    h=$(sed -n 's/^hash: //p' "$tmp/so")
+    [ -s "$tmp/$b.ref" ] || echo "$h" >"$tmp/$b.ref"
+    [ "$h" = "$(cat "$tmp/$b.ref")" ] ||
+        fail "HASH MISMATCH: $b on $impl, $t threads: $h, expected $(cat "$tmp/$b.ref")"
+    sed -n 's/^time: .*kernel=\([^ ]*\).*/\1/p' "$e" | head -n 1 >>"$tmp/$b.$impl.$t"
+}
+
+median() {
+    sort -g "$1" | awk '{v[NR] = $1} END { if (NR == 0) exit 1
+        m = int((NR + 1) / 2); printf "%.9g\n", NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
+}
+
+i=0
+while [ $i -lt "$runs" ]; do
+    for t in $threads; do
+        for impl in $impls zeros; do
+            for b in bench loop; do run $b $impl "$t"; done
+        done
+    done
+    i=$((i + 1))
+done
+
+# The table: per thread count, each benchmark's time per unit, its speedup
+# over one thread, native-omp's time and clvm / native-omp.
+echo "bench-scaling: bench $n work-items (ns per work-item), loop $ln x $iters" \
+     "(ns per iteration), median of $runs runs; speedup over 1 thread"
+printf '%-8s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' threads \
+    bench speedup omp clvm/omp zeros/file loop speedup omp clvm/omp
+prev_b= prev_l=
+for t in $threads; do
+    line=$(printf '%-8s' "$t") warn=
+    for b in bench loop; do
+        [ $b = bench ] && d=$n || d=$((ln * iters))
+        c=$(median "$tmp/$b.clvm.$t") || continue
+        c1=$(median "$tmp/$b.clvm.$(echo $threads | cut -d' ' -f1)")
+        o=$(median "$tmp/$b.omp.$t" 2>/dev/null || echo 0)
+        line=$line$(awk -v c="$c" -v c1="$c1" -v o="$o" -v d="$d" 'BEGIN {
+            printf " %10.3f %7.2fx", c * 1e9 / d, c1 / c
+            if (o > 0) printf " %10.3f %8.2f", o * 1e9 / d, c / o
+            else printf " %10s %8s", "-", "-" }')
+        if [ $b = bench ]; then
+            z=$(median "$tmp/bench.zeros.$t")
+            line=$line$(awk -v z="$z" -v c="$c" 'BEGIN { printf " %10.2f", z / c }')
+        fi
+        p=$(eval echo "\${prev_$(echo $b | cut -c1)}")
+        [ -n "$p" ] && awk -v c="$c" -v p="$p" 'BEGIN { exit !(c > p * 1.05) }' &&
+            warn="$warn
+bench-scaling: WARNING: $b slower on $t threads than on fewer"
+        eval "prev_$(echo $b | cut -c1)=$c"
+    done
+    echo "$line$warn"
+done
+[ $status = 0 ] && echo "bench-scaling: all outputs hash to the reference values" ||
+    echo "bench-scaling: FAILED (see the errors above)"
+exit $status
