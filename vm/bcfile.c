@@ -72,12 +72,12 @@ int bc_write(const bc_module *m, uint8_t **buf, size_t *len)
 {
     uint64_t size[NSEC] = {m->nstrings, m->nconst, KSEC, 0, 0, 4,
                            (uint64_t)m->nkernels * GREC}, off[NSEC];
-    const bool want[NSEC] = {true, true, true, true, true, m->nexterns > 0,
-                             has_reqd(m)};
+    bool want[NSEC] = {true, true, true, true, true, m->nexterns > 0, false};
     int nsec = 0;
     if ((m->nstrings && !m->strings) || (m->nconst && !m->consts) ||
         (m->nkernels && !m->kernels) || (m->nexterns && !m->externs))
         return -1;
+    want[6] = has_reqd(m);
     for (uint32_t i = 0; i < m->nexterns; i++) {
         if (m->externs[i].nparams && !m->externs[i].params)
             return -1;
