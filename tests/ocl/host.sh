@@ -12,11 +12,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/host.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # check NAME COMMAND...: runs it (its input: tests/ocl/NAME.in if there
-# is one), compares with examples/host/NAME.out, else tests/ocl/NAME.out
+# is one), compares with examples/host/NAME.out, else tests/ocl/NAME.expect
 check() {
     name=$1; shift
     exp=examples/host/$name.out; in=/dev/null
-    [ -f "$exp" ] || exp=tests/ocl/$name.out
+    [ -f "$exp" ] || exp=tests/ocl/$name.expect
     [ -f "tests/ocl/$name.in" ] && in=tests/ocl/$name.in
     "$@" <"$in" >"$tmp/out" 2>&1
     echo "exit: $?" >>"$tmp/out"
