@@ -5,11 +5,15 @@
  * atomic, trap with both work-items, the bytes and both lines. Async
  * copies are accesses of their whole group, ordered by wait_group_events.
  *
- * Shadow: per aligned 4-byte granule a vm_gran, the one work-item that
- * accessed it in its interval (the common case, checked in a few
- * compares); a granule that more than one reaches is kept byte by byte in
- * a pool of records: per byte two writes and two reads (rec), enough to
- * tell whether some other work-item's access races with the next. */
+ * Shadow, three tiers, each taken only where the one above cannot say:
+ * per aligned 256-byte block a vm_gran saying which run of consecutive
+ * work-items of one group accessed which of its quarters (1, 2, 4, ... 64
+ * bytes each, as a warp's dense access does: p[get_global_id(0)]) in
+ * their interval: byte j by work-item item + (j >> log2 bytes); else per 4-byte
+ * granule a vm_gran naming the one work-item that accessed it; else, per
+ * byte, the last two writes and reads of different work-items that may
+ * still race (rec), enough to tell whether the next access races with
+ * one. The common cases cost a few compares per block or granule. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +26,20 @@
 #endif
 
 enum {
-    SPLIT = UINT32_MAX,        /* vm_gran.item: kept byte by byte */
+    SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
+    BLOCK = 256,               /* bytes per block */
+    QUARTER = BLOCK / 4,       /* a block's record says which it covers */
+    GPB = BLOCK / 4,           /* granules per block */
+    B_SPLIT = 1u << 8,         /* block's vm_gran.info: kept by granule */
     ATOMIC_BIT = 1u << 31,     /* rec.pc: an atomic access */
     COPY_BIT = 1u << 30,       /* rec.pc: an async copy's */
     PC_MASK = COPY_BIT - 1,
     G_WRITE = 1,               /* vm_gran.info bit 0: writes (else reads);
-                                  bits 1..4: the bytes; from bit 5: the
-                                  instruction (index into P->ins) */
+                                  granules: bits 1..4 the bytes, from bit
+                                  5 the instruction (index into P->ins);
+                                  blocks: bits 1..3 log2 of the bytes per
+                                  work-item, 4..7 the quarters, 8 B_SPLIT,
+                                  from bit 9 the instruction */
 };
 
 /* One access: its work-item (copies: the first of the group to reach it)
@@ -43,28 +54,29 @@ typedef struct {
     rec w[2], r[2];
 } byterec;
 struct vm_racepool {
+    vm_gran (*g)[GPB];         /* per split block, its granules */
     byterec (*q)[4];           /* per split granule, its 4 bytes */
-    uint32_t n, cap;
+    uint32_t ng, capg, n, cap;
 };
 
 /* ---- the shadow's memory ---- */
 
-static vm_gran *granules(uint64_t bytes)
+static vm_gran *blocks(uint64_t bytes)
 {
-    return calloc(bytes / 4 + 1, sizeof(vm_gran));
+    return calloc(bytes / BLOCK + 1, sizeof(vm_gran));
 }
 
 bool vm_race_prog(vm_prog *P)
 {
     const vm_range *r = &P->r;
-    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 26)
+    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23)
         return false;   /* items below SPLIT, instructions in info */
     if (!(P->shadow = calloc(P->nbufs, sizeof *P->shadow)) ||
         !(P->rpool = calloc(1, sizeof *P->rpool)))
         return false;
     for (uint32_t b = 1; b < P->nbufs; b++)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size &&
-            !(P->shadow[b] = granules(P->bufs[b].size)))
+            !(P->shadow[b] = blocks(P->bufs[b].size)))
             return false;
     return true;
 }
@@ -72,7 +84,7 @@ bool vm_race_prog(vm_prog *P)
 static void pool_free(struct vm_racepool *p)
 {
     if (p)
-        free(p->q);
+        free(p->q), free(p->g);
     free(p);
 }
 
@@ -90,7 +102,7 @@ bool vm_race_group_new(vm_group *g)
 {
     if (!g->P->r.races || !g->P->local_bytes)
         return true;
-    g->lshadow = granules(g->P->local_bytes);
+    g->lshadow = blocks(g->P->local_bytes);
     g->lpool = calloc(1, sizeof *g->lpool);
     return g->lshadow && g->lpool;
 }
@@ -99,8 +111,8 @@ void vm_race_group_start(vm_group *g)
 {
     if (!g->lshadow)
         return;
-    memset(g->lshadow, 0, (g->P->local_bytes / 4 + 1) * sizeof(vm_gran));
-    g->lpool->n = 0;
+    memset(g->lshadow, 0, (g->P->local_bytes / BLOCK + 1) * sizeof(vm_gran));
+    g->lpool->n = g->lpool->ng = 0;
 }
 
 void vm_race_group_free(vm_group *g)
@@ -111,19 +123,36 @@ void vm_race_group_free(vm_group *g)
     g->lpool = NULL;
 }
 
-/* A fresh granule of byte records: its index, or UINT32_MAX without
- * memory. */
-static uint32_t pool_new(struct vm_racepool *p)
+/* A fresh zeroed element of el bytes in the array *a of *n (room for
+ * *cap): its index, or UINT32_MAX without memory. */
+static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el)
 {
-    if (p->n == p->cap) {
-        uint32_t cap = p->cap ? 2 * p->cap : 256;
-        void *q = cap > p->cap ? realloc(p->q, cap * sizeof *p->q) : NULL;
+    if (*n == *cap) {
+        uint32_t c = *cap ? 2 * *cap : 256;
+        void *q = c > *cap ? realloc(*a, c * el) : NULL;
         if (!q)
             return UINT32_MAX;
-        p->q = q, p->cap = cap;
+        *a = q, *cap = c;
     }
-    memset(p->q[p->n], 0, sizeof *p->q);
-    return p->n++;
+    memset((char *)*a + *n * el, 0, el);
+    return (*n)++;
+}
+
+/* A fresh granule of byte records, a fresh block of granules. */
+static uint32_t pool_new(struct vm_racepool *p)
+{
+    void *a = p->q;
+    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q);
+    p->q = a;
+    return i;
+}
+
+static uint32_t pool_newg(struct vm_racepool *p)
+{
+    void *a = p->g;
+    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g);
+    p->g = a;
+    return i;
 }
 
 /* ---- one access ---- */
@@ -138,7 +167,10 @@ typedef struct {
     uint32_t lo, gs;           /* the group's first item, its size */
     uint32_t item, ep, pc;     /* as rec's */
     uint32_t copy;
-    uint32_t info;             /* vm_gran.info without the bytes */
+    uint32_t info;             /* vm_gran.info of a granule, without the
+                                  bytes; bit 31 for atomics and copies,
+                                  which only the byte records take */
+    uint32_t ins;              /* the instruction's index */
     uint32_t lane;             /* the lane that reports */
     uint64_t at, len;          /* the lane's bytes, for the report */
     int kind;                  /* VM_RACE_* */
@@ -335,11 +367,11 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
     return 0;
 }
 
-/* c's access of the bytes of mask of granule g: in the common cases (the
- * first access, or c's own again) a few compares. */
-static inline int granule(const acc *c, uint64_t g, uint32_t mask)
+/* c's access of the bytes of mask of granule g (record s): in the common
+ * cases (the first access, or c's own again) a few compares. */
+static inline int granule(const acc *c, vm_gran *s, uint64_t g,
+                          uint32_t mask)
 {
-    vm_gran *s = &c->b->shadow[g];
     if (s->item == c->item && s->ep == c->ep && !(c->info >> 31)) {
         const uint32_t om = s->info >> 1 & 15;
         if (s->info & G_WRITE) {
@@ -363,6 +395,61 @@ static inline int granule(const acc *c, uint64_t g, uint32_t mask)
     return granule_slow(c, s, g, mask);
 }
 
+/* The record of block b: the item that made byte j (its quarter in the
+ * mask) and its granule's info as a one-owner record. */
+static uint32_t block_item(const vm_gran *b, uint64_t j)
+{
+    return b->item + (uint32_t)(j >> (b->info >> 1 & 7));
+}
+
+/* The byte records of granule j of block b, whose bytes have 2 or 4
+ * owners: its index in the pool. */
+static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
+{
+    uint32_t q = pool_new(c->pool);
+    if (q == UINT32_MAX)
+        return q;
+    for (uint32_t k = 0; k < 4; k++) {
+        rec r = {block_item(b, j * 4 + k), b->ep,
+                 c->w->P->ins[b->info >> 9].pc, 0};
+        if (b->info & G_WRITE)
+            c->pool->q[q][k].w[0] = r;
+        else
+            c->pool->q[q][k].r[0] = r;
+    }
+    return q;
+}
+
+/* The granules of block k of c's buffer, which from now on keeps them:
+ * NULL without memory. */
+static vm_gran *block_granules(const acc *c, uint64_t k)
+{
+    vm_gran *b = &c->b->shadow[k];
+    if (b->info & B_SPLIT)
+        return c->pool->g[b->ep];
+    uint32_t i = pool_newg(c->pool);
+    if (i == UINT32_MAX)
+        return NULL;
+    const uint32_t sh = b->info >> 1 & 7, qm = b->info >> 4 & 15;
+    for (uint32_t j = 0; j < GPB; j++) {
+        vm_gran *t = &c->pool->g[i][j];
+        if (!(qm >> (j * 4 / QUARTER) & 1))
+            continue;
+        if (sh >= 2) {
+            *t = (vm_gran){block_item(b, j * 4), b->ep,
+                           (b->info & G_WRITE) | 15u << 1 |
+                               (b->info >> 9) << 5};
+        } else {
+            uint32_t q = split_granule(c, b, j);
+            if (q == UINT32_MAX)
+                return NULL;
+            *t = (vm_gran){SPLIT, q, 0};
+        }
+    }
+    *b = (vm_gran){0, i, B_SPLIT};
+    return c->pool->g[i];
+}
+
 /* c's access of its bytes at..at + len - 1. */
 static int range_access(const acc *c)
 {
@@ -370,11 +457,57 @@ static int range_access(const acc *c)
     for (uint64_t a = c->at; a < end;) {
         uint64_t g = a / 4, next = (g + 1) * 4, hi = next < end ? next : end;
         uint32_t mask = ((1u << (hi - a)) - 1) << (a % 4);
-        if (granule(c, g, mask))
+        vm_gran *gs = block_granules(c, g / GPB);
+        if (!gs)
+            return nomem(c);
+        if (granule(c, &gs[g % GPB], g, mask))
             return -1;
         a = hi;
     }
     return 0;
+}
+
+/* Block k, whose quarters qm a dense access by c's lanes makes all of,
+ * byte j by work-item item + (j >> sh) (item as unsigned arithmetic: the
+ * first quarters' work-items may be before the group's): false if the
+ * block's record cannot take it (the lanes go byte by byte then). */
+static bool block_dense(const acc *c, uint64_t k, uint32_t item, uint32_t sh,
+                        uint32_t qm)
+{
+    vm_gran *b = &c->b->shadow[k];
+    const uint32_t bm = b->info >> 4 & 15, ins = c->ins << 9,
+                   w = c->write ? G_WRITE : 0;
+    if (!b->info) {
+        *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+        return true;
+    }
+    if (b->info & B_SPLIT)
+        return false;
+    /* the group of the record's work-items, of c's */
+    const uint32_t q0 = (uint32_t)__builtin_ctz(bm);
+    const bool same = block_item(b, q0 * QUARTER) - c->lo < c->gs;
+    if (b->item == item && b->ep == c->ep && (b->info >> 1 & 7) == sh &&
+        same) {
+        if ((b->info & G_WRITE) || !w) {   /* a write covers reads */
+            if (!(qm & ~bm))
+                return true;
+            if ((b->info & G_WRITE) == w) {
+                b->info |= qm << 4;
+                return true;
+            }
+        } else if (!(bm & ~qm)) {
+            *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+            return true;
+        }
+        return false;
+    }
+    if (c->local ? !same || b->ep != c->ep
+                 : same && b->ep != c->ep && (w || !(b->info & G_WRITE)) &&
+                       !(bm & ~qm)) {   /* gone, or covered by c's */
+        *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+        return true;
+    }
+    return false;
 }
 
 /* c set up for w's access of buffer bid (kind VM_RACE_*); false if the
@@ -397,15 +530,108 @@ static bool setup(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
     c->atomic = kind == VM_RACE_ATOMIC || kind == VM_RACE_ATOMIC_READ;
     c->pc = I->pc | (c->atomic ? ATOMIC_BIT : 0) |
             (kind >= VM_RACE_COPY_READ ? COPY_BIT : 0);
-    /* the bits above the instruction stop the fast path for atomics and
-     * copies */
-    c->info = (uint32_t)(I - P->ins) << 5 | (c->write ? G_WRITE : 0) |
+    c->ins = (uint32_t)(I - P->ins);
+    c->info = c->ins << 5 | (c->write ? G_WRITE : 0) |
               (c->pc & (ATOMIC_BIT | COPY_BIT) ? 1u << 31 : 0);
     c->strict = P->profile == PROF_STRICT;
     return true;
 }
 
 /* ---- the callers' entries ---- */
+
+/* The lanes of exec whose bytes the blocks take at once, when the active
+ * lanes are consecutive, all in buffer bid, lane l's len bytes (a power
+ * of two up to a quarter, aligned to it) following lane l - 1's: those of
+ * the quarters they wholly cover. The others are left to the caller. */
+static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0);
+
+static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
+                      const uint32_t *bid)
+{
+    const uint32_t l0 = (uint32_t)__builtin_ctzll(exec);
+    const uint64_t run = exec >> l0, len = c->len, a0 = at[l0];
+    if ((run & (run + 1)) || (len & (len - 1)) || len > QUARTER || a0 % len)
+        return 0;
+    uint64_t bad = 0;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        bad |= (at[l] - a0 - (l - l0) * len) | (bid[l] ^ bid[l0]);
+    }
+    if (bad)
+        return 0;
+    return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
+}
+
+/* The blocks' part of a dense access of n lanes from lane l0 at a0. */
+static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
+{
+    const uint64_t len = c->len;
+    const uint64_t end = a0 + (uint64_t)n * len;
+    const uint32_t sh = (uint32_t)__builtin_ctzll(len);
+    const uint64_t per = QUARTER / len;   /* lanes per quarter */
+    uint64_t done = 0;
+    for (uint64_t q = (a0 + QUARTER - 1) / QUARTER; (q + 1) * QUARTER <= end;) {
+        /* the quarters of block k covered: q .. e - 1 */
+        const uint64_t k = q / 4;
+        uint64_t e = (k + 1) * 4;
+        while (e > q && e * QUARTER > end)
+            e--;
+        const uint32_t qm = (uint32_t)(((1u << (e - q)) - 1) << (q % 4));
+        /* the work-item of the block's byte 0 (lane l0's is a0's) */
+        const uint32_t i0 = c->lo + c->w->base + l0;
+        const uint32_t item =
+            a0 >= k * BLOCK ? i0 - (uint32_t)((a0 - k * BLOCK) >> sh)
+                            : i0 + (uint32_t)((k * BLOCK - a0) >> sh);
+        if (block_dense(c, k, item, sh, qm)) {
+            uint64_t first = (q * QUARTER - a0) / len, nl = (e - q) * per;
+            done |= (nl == 64 ? UINT64_MAX : (1ull << nl) - 1) << (first + l0);
+        }
+        q = e;
+    }
+    return done;
+}
+
+/* The lanes of c's access from lane 0 of the warp (the blocks' part, the
+ * other lanes' one by one): 0, or -1 with w->fault filled. */
+static int lanes_from(acc *c, uint64_t exec)
+{
+    exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec),
+                          c->lat[0]);
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        c->lane = l, c->at = c->lat[l];
+        c->item = c->lo + c->w->base + l;
+        if (range_access(c))
+            return -1;
+    }
+    return 0;
+}
+
+/* A whole warp's access of consecutive elements of one buffer with a
+ * shadow, in bounds (as for p[get_global_id(0)]), checked at once, its
+ * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
+ * access is not of that form. */
+static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
+                      const uint64_t *off, const uint32_t *bid,
+                      const uint64_t *idx, uint64_t *at, int kind)
+{
+    const uint32_t n = w->lanes;
+    uint64_t same = 0;
+    for (uint32_t l = 0; l < n; l++)
+        same |= (bid[l] ^ bid[0]) | (off[l] ^ off[0]) |
+                (idx[l] - idx[0] - l);
+    const uint64_t len = I->len, at0 = off[0] + idx[0] * I->stride;
+    if (same || I->stride != len || bid[0] >= w->P->nbufs ||
+        (len & (len - 1)) || len > QUARTER || at0 % len)
+        return 1;
+    const vm_buf *b = &w->bufs[bid[0]];
+    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
+        return 1;
+    for (uint32_t l = 0; l < n; l++)
+        at[l] = at0 + l * len;
+    setup(c, w, I, bid[0], kind);
+    return lanes_from(c, w->all);
+}
 
 int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
 {
@@ -420,23 +646,37 @@ int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
     memcpy(off, R + I->a, 8 * (size_t)W);
     memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
     I->widen(idx, R + I->b, W);
+    acc c = {0};
+    c.exec = exec, c.lat = at, c.len = I->len;
+    /* only ST and vstoreN store register bytes as they are */
+    c.regval = base == BCB_ST || base == BCB_VSTORE;
+    const int kind = write ? VM_RACE_WRITE : VM_RACE_READ;
+    int rc = exec == w->all ? whole_warp(&c, w, I, off, bid, idx, at, kind)
+                            : 1;
+    if (rc <= 0)
+        return rc;
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         at[l] = off[l] + idx[l] * I->stride;
-        const vm_buf *b = &w->bufs[bid[l] < P->nbufs ? bid[l] : 0];
+        bid[l] = bid[l] < P->nbufs ? bid[l] : 0;
+        const vm_buf *b = &w->bufs[bid[l]];
         if ((at[l] & (I->align - 1)) || I->len > b->size ||
             at[l] > b->size - I->len)
             return 0;   /* the op traps */
     }
-    acc c = {0};
-    c.exec = exec, c.lat = at, c.len = I->len;
+    uint32_t cur = UINT32_MAX;   /* the buffer c is set up for */
+    bool shadowed = false;
+    if (exec && setup(&c, w, I, bid[__builtin_ctzll(exec)], kind)) {
+        cur = bid[__builtin_ctzll(exec)], shadowed = true;
+        exec &= ~dense(&c, exec, at, bid);
+    }
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
-        if (!setup(&c, w, I, bid[l], write ? VM_RACE_WRITE : VM_RACE_READ))
+        if (bid[l] != cur)
+            cur = bid[l], shadowed = setup(&c, w, I, cur, kind);
+        if (!shadowed)
             continue;
         c.lane = l, c.at = at[l];
-        /* only ST and vstoreN store register bytes as they are */
-        c.regval = base == BCB_ST || base == BCB_VSTORE;
         c.item = c.lo + w->base + l;
         if (range_access(&c))
             return -1;
