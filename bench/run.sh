@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make bench`: the reference benchmarks (bench/README.md)
-# run by clvm (the IR and, compiled by clvm cc, the OpenCL C versions),
+# run by clvm (the IR and, compiled by clvm cc, the OpenCL C versions;
+# the IR again with --check races),
 # PoCL on one thread and plain C, alternating, RUNS times
 # each. Prints the medians and the RATIO lines; every output must hash to
 # the reference value (a mismatch is an error: exit 1).
@@ -80,6 +81,19 @@ run_one() {
             --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
             --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
     math.clvmcl) return 0 ;; # math.cl needs arrays in the translator
+    bench.race)   # clvm with the data race check (docs/semantics.md)
+        "$clvm" run bench/bench.clasm --global "$n" --threads 1 --time \
+            --check races --arg in=@"$tmp/in.bin" --arg out=@"$tmp/zero16.bin" \
+            --arg scale=1.5 --arg bias=0.5 --arg key=0x9E3779B9 \
+            --arg mask=0xFFFF0FFF --out out="$o" >"$tmp/so" 2>"$e" ;;
+    loop.race)
+        "$clvm" run bench/loop.clasm --global "$ln" --threads 1 --time \
+            --check races --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    math.race)
+        "$clvm" run bench/math.clasm --global "$mn" --threads 1 --time \
+            --check races --arg in=@"$tmp/min.bin" --arg out=@"$tmp/zero4m.bin" \
+            --out out="$o" >"$tmp/so" 2>"$e" ;;
     bench.pocl)
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.pocl)
@@ -107,7 +121,7 @@ run_one() {
         fail "$b on $impl printed no 'time: kernel=SECONDS' line"
         return 1
     fi
-    if [ "$impl" = clvm ] || [ "$impl" = clvmcl ]; then
+    if [ "$impl" = clvm ] || [ "$impl" = clvmcl ] || [ "$impl" = race ]; then
         "$gen" hash "$o" >"$tmp/so" || { fail "$b on $impl wrote no output"; return 1; }
     fi
     if [ "$b.$impl" = math.pocl ]; then
@@ -165,11 +179,11 @@ for b in bench loop math; do
     echo "$ref" >"$tmp/$b.ref"
 done
 
-impls="clvm native"
+impls="clvm race native"
 if [ ! -x "$pocl" ]; then
     echo "pocl: skipped (bench/pocl_host not built: no CL/cl.h when building)"
 else
-    impls="clvm pocl native"
+    impls="clvm race pocl native"
 fi
 # The OpenCL C versions through clvm's own front end (clang-14,
 # llvm-spirv-14, the SPIR-V translator), compiled once: clvm-cl.
@@ -202,12 +216,13 @@ done
 
 # Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
 report() {
-    for impl in clvm clvmcl pocl native; do
+    for impl in clvm race clvmcl pocl native; do
         [ -s "$tmp/$1.$impl" ] || continue
         m=$(median "$tmp/$1.$impl")
         echo "$m" >"$tmp/$1.$impl.median"
         awk -v m="$m" -v d="$2" -v name="$impl" 'BEGIN {
             if (name == "clvmcl") name = "clvm-cl"
+            if (name == "race") name = "clvm-races"
             if (name == "pocl") name = "pocl-1thread"
             if (name == "native") name = "native-O2"
             printf "  %-14s %10.3f\n", name, m * 1e9 / d }'
@@ -236,6 +251,9 @@ ratio bench native clvm/native-O2
 ratio loop native clvm/native-O2
 ratio loop pocl clvm/pocl-1thread
 ratio math pocl clvm/pocl-1thread
+ratio bench clvm races/unchecked race
+ratio loop clvm races/unchecked race
+ratio math clvm races/unchecked race
 ratio bench clvm clvm-cl/clvm-clasm clvmcl
 ratio loop clvm clvm-cl/clvm-clasm clvmcl
 sh bench/cc.sh "$build"
