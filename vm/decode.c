@@ -553,13 +553,13 @@ static void watch(vm_prog *p, vm_ins *I)
  * handlers do nothing for it. */
 static void race_watch(vm_prog *p, vm_ins *I)
 {
+    if (!p->r.races || I->op >= BC_NOPS)   /* (XOP_NOTE: no memory op) */
+        return;
     switch (bc_ops[I->op].base) {
     case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
     case BCB_VLDH: case BCB_VSTH: case BCB_LDP: case BCB_STP:
-        if (p->r.races && I->op != XOP_NOTE) {
-            I->note_op = I->op;
-            I->op = XOP_RACE;
-        }
+        I->note_op = I->op;
+        I->op = XOP_RACE;
         break;
     }
 }

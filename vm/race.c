@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "vm/interp.h"
+#include "vm/trap.h"
 
 #if defined(__GNUC__)
 #define NOINLINE_RACE __attribute__((noinline))
@@ -66,19 +67,25 @@ static vm_gran *blocks(uint64_t bytes)
     return calloc(bytes / BLOCK + 1, sizeof(vm_gran));
 }
 
-bool vm_race_prog(vm_prog *P)
+bool vm_race_prog(vm_prog *P, vm_trap *t)
 {
     const vm_range *r = &P->r;
-    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23)
-        return false;   /* items below SPLIT, instructions in info */
-    if (!(P->shadow = calloc(P->nbufs, sizeof *P->shadow)) ||
-        !(P->rpool = calloc(1, sizeof *P->rpool)))
+    const char *name = bc_str(P->m, P->k->name);
+    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
+        /* items below SPLIT, instructions in a block's info */
+        vm_trap_set(t, VM_TRAP_NOMEM, "the race check of kernel '%s': at "
+                    "most 2^32 - 2 work-items and 2^23 instructions", name);
         return false;
-    for (uint32_t b = 1; b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size &&
-            !(P->shadow[b] = blocks(P->bufs[b].size)))
-            return false;
-    return true;
+    }
+    bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
+              (P->rpool = calloc(1, sizeof *P->rpool));
+    for (uint32_t b = 1; ok && b < P->nbufs; b++)
+        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
+            ok = (P->shadow[b] = blocks(P->bufs[b].size)) != NULL;
+    if (!ok)
+        vm_trap_set(t, VM_TRAP_NOMEM, "the race detector's shadow of the "
+                    "buffers of kernel '%s'", name);
+    return ok;
 }
 
 static void pool_free(struct vm_racepool *p)
@@ -324,7 +331,8 @@ static int byte_access(const acc *c, byterec *v, uint64_t a)
 
 static int nomem(const acc *c)
 {
-    c->w->fault = (vm_fault){.kind = VM_TRAP_NOMEM, .lane = c->lane};
+    c->w->fault = (vm_fault){.kind = VM_TRAP_NOMEM, .lane = c->lane,
+                             .barwhy = VM_NOMEM_RACE};
     return -1;
 }
 

@@ -213,11 +213,9 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     vm_prog *P = vm_prog_new(m, k, args, &r, trap);
     if (!P)
         return trap->kind;
-    if (r.races && !vm_race_prog(P)) {
+    if (r.races && !vm_race_prog(P, trap)) {
         vm_race_prog_free(P);
         vm_prog_free(P);
-        vm_trap_set(trap, VM_TRAP_NOMEM, "the race detector's shadow of "
-                    "the buffers of kernel '%s'", bc_str(m, m->kernels[k].name));
         return trap->kind;
     }
 

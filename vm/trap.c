@@ -335,6 +335,9 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
         race_detail(w, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_IMPL) {
         impl_detail(P, t->pc, f, detail, sizeof detail);
+    } else if (t->kind == VM_TRAP_NOMEM && f->barwhy == VM_NOMEM_RACE) {
+        put(detail, sizeof detail, "no memory for the race detector's "
+            "records of the bytes it accessed");
     } else if (t->kind == VM_TRAP_NOMEM) {
         put(detail, sizeof detail, "printf output of a work-item over %u "
             "bytes, or no memory for it", (unsigned)VM_PRINTF_MAX);

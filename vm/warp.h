@@ -346,9 +346,11 @@ static inline uint64_t *vm_copybits(const vm_group *g, uint32_t c,
  * the COPY ones: an async copy's (the trap's words, trap.c) */
 enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ,
        VM_RACE_COPY_READ, VM_RACE_COPY_WRITE };
-/* Shadow memory of P's global buffers; false without memory (or with
- * more work-items than the records can name). */
-bool vm_race_prog(vm_prog *P);
+/* vm_fault.barwhy of a NOMEM trap of the race check's */
+enum { VM_NOMEM_RACE = 1 };
+/* Shadow memory of P's global buffers; false, t filled (NOMEM), without
+ * memory or with more work-items or instructions than records name. */
+bool vm_race_prog(vm_prog *P, vm_trap *t);
 void vm_race_prog_free(vm_prog *P);
 /* g's local memory's (cleared by vm_race_group_start); false without
  * memory. */
