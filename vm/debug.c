@@ -29,6 +29,8 @@ void vm_debug_free(vm_debug *d)
     if (!d)
         return;
     vm_group_free(d->g);
+    if (d->P)
+        vm_race_prog_free(d->P);
     vm_prog_free(d->P);
     free(d->lstart);
     free(d->brk);
@@ -48,6 +50,10 @@ vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
     if (vm_range_resolve(&one, &d->r, trap) ||
         !(d->P = vm_prog_new(m, k, args, &d->r, trap))) {
         free(d);
+        return NULL;
+    }
+    if (d->r.races && !vm_race_prog(d->P, trap)) {   /* as vm_run does */
+        vm_debug_free(d);
         return NULL;
     }
     /* a debugger shows no value left by an earlier warp */
