@@ -547,12 +547,40 @@ static bool setup(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
 
 /* ---- the callers' entries ---- */
 
-/* The lanes of exec whose bytes the blocks take at once, when the active
- * lanes are consecutive, all in buffer bid, lane l's len bytes (a power
- * of two up to a quarter, aligned to it) following lane l - 1's: those of
- * the quarters they wholly cover. The others are left to the caller. */
-static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0);
+/* The lanes whose bytes the blocks take at once of a dense access of n
+ * lanes from lane l0 at a0 (lane l's len bytes, a power of two up to a
+ * quarter, aligned to it, following lane l - 1's): those of the quarters
+ * they wholly cover. The others are left to the caller. */
+static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
+{
+    const uint64_t len = c->len;
+    const uint64_t end = a0 + (uint64_t)n * len;
+    const uint32_t sh = (uint32_t)__builtin_ctzll(len);
+    const uint64_t per = QUARTER >> sh;   /* lanes per quarter */
+    uint64_t done = 0;
+    for (uint64_t q = (a0 + QUARTER - 1) / QUARTER; (q + 1) * QUARTER <= end;) {
+        /* the quarters of block k covered: q .. e - 1 */
+        const uint64_t k = q / 4;
+        uint64_t e = (k + 1) * 4;
+        while (e > q && e * QUARTER > end)
+            e--;
+        const uint32_t qm = (uint32_t)(((1u << (e - q)) - 1) << (q % 4));
+        /* the work-item of the block's byte 0 (lane l0's is a0's) */
+        const uint32_t i0 = c->lo + c->w->base + l0;
+        const uint32_t item =
+            a0 >= k * BLOCK ? i0 - (uint32_t)((a0 - k * BLOCK) >> sh)
+                            : i0 + (uint32_t)((k * BLOCK - a0) >> sh);
+        if (block_dense(c, k, item, sh, qm)) {
+            uint64_t first = (q * QUARTER - a0) >> sh, nl = (e - q) * per;
+            done |= (nl == 64 ? UINT64_MAX : (1ull << nl) - 1) << (first + l0);
+        }
+        q = e;
+    }
+    return done;
+}
 
+/* The same for the lanes of exec at at[l] in buffers bid[l], when they
+ * make a dense access (else none). */
 static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
                       const uint32_t *bid)
 {
@@ -570,41 +598,15 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
     return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
 }
 
-/* The blocks' part of a dense access of n lanes from lane l0 at a0. */
-static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
+/* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
+ * blocks' part, the other lanes' one by one, their first bytes put in
+ * at, c->lat): 0, or -1 with w->fault filled. */
+static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
 {
-    const uint64_t len = c->len;
-    const uint64_t end = a0 + (uint64_t)n * len;
-    const uint32_t sh = (uint32_t)__builtin_ctzll(len);
-    const uint64_t per = QUARTER / len;   /* lanes per quarter */
-    uint64_t done = 0;
-    for (uint64_t q = (a0 + QUARTER - 1) / QUARTER; (q + 1) * QUARTER <= end;) {
-        /* the quarters of block k covered: q .. e - 1 */
-        const uint64_t k = q / 4;
-        uint64_t e = (k + 1) * 4;
-        while (e > q && e * QUARTER > end)
-            e--;
-        const uint32_t qm = (uint32_t)(((1u << (e - q)) - 1) << (q % 4));
-        /* the work-item of the block's byte 0 (lane l0's is a0's) */
-        const uint32_t i0 = c->lo + c->w->base + l0;
-        const uint32_t item =
-            a0 >= k * BLOCK ? i0 - (uint32_t)((a0 - k * BLOCK) >> sh)
-                            : i0 + (uint32_t)((k * BLOCK - a0) >> sh);
-        if (block_dense(c, k, item, sh, qm)) {
-            uint64_t first = (q * QUARTER - a0) / len, nl = (e - q) * per;
-            done |= (nl == 64 ? UINT64_MAX : (1ull << nl) - 1) << (first + l0);
-        }
-        q = e;
-    }
-    return done;
-}
-
-/* The lanes of c's access from lane 0 of the warp (the blocks' part, the
- * other lanes' one by one): 0, or -1 with w->fault filled. */
-static int lanes_from(acc *c, uint64_t exec)
-{
-    exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec),
-                          c->lat[0]);
+    exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec), a0);
+    if (exec)   /* lane l's bytes from a0 + l * len */
+        for (uint32_t l = 0; l < VM_MAXW; l++)
+            at[l] = a0 + l * c->len;
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         c->lane = l, c->at = c->lat[l];
@@ -635,10 +637,8 @@ static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
     const vm_buf *b = &w->bufs[bid[0]];
     if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
         return 1;
-    for (uint32_t l = 0; l < n; l++)
-        at[l] = at0 + l * len;
     setup(c, w, I, bid[0], kind);
-    return lanes_from(c, w->all);
+    return lanes_from(c, w->all, at0, at);
 }
 
 int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
