@@ -111,7 +111,8 @@ static vm_copy *new_copy(vm_group *g)
             return NULL;
         g->copybits = b, g->capcopy = cap;
     }
-    memset(vm_copybits(g, g->ncopy, false), 0, 2 * g->words * sizeof(uint64_t));
+    memset(vm_copybits(g, g->ncopy, false), 0,
+           2 * g->words * sizeof(uint64_t));
     return &g->copy[g->ncopy++];
 }
 
@@ -182,7 +183,8 @@ int vm_async_wait(vm_warp *w, const vm_ins *I, uint64_t exec)
             memcpy(&e, vb->data + vb->lstride * l + off + 4 * i, 4);
             bool mine = false;
             for (uint32_t c = 0; c < g->ncopy; c++)
-                if (g->copy[c].event == e && bit(vm_copybits(g, c, false), lin)) {
+                if (g->copy[c].event == e &&
+                    bit(vm_copybits(g, c, false), lin)) {
                     set_bit(vm_copybits(g, c, true), lin);
                     mine = true;
                 }

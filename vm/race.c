@@ -9,13 +9,14 @@
  * per aligned 256-byte block a vm_gran saying which run of consecutive
  * work-items of one group accessed which of its quarters (1, 2, 4, ... 64
  * bytes each, as a warp's dense access does: p[get_global_id(0)]) in
- * their interval: byte j by work-item item + (j >> log2 bytes); else per 4-byte
- * granule a vm_gran naming the one work-item that accessed it; else, per
- * byte, the last two writes and reads of different work-items that may
- * still race (rec), enough to tell whether the next access races with
- * one. The common cases cost a few compares per block or granule. */
+ * their interval, byte j by work-item item + (j >> log2 bytes); else per
+ * 4-byte granule a vm_gran naming the one work-item that accessed it;
+ * else, per byte, the last two writes and reads of different work-items
+ * that may still race (rec), enough to tell whether the next access races
+ * with one. The common cases cost a few compares per block or granule. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "vm/interp.h"
 #include "vm/trap.h"
@@ -62,9 +63,64 @@ struct vm_racepool {
 
 /* ---- the shadow's memory ---- */
 
+static size_t blocks_len(uint64_t bytes)
+{
+    return (bytes / BLOCK + 1) * sizeof(vm_gran);
+}
+
 static vm_gran *blocks(uint64_t bytes)
 {
-    return calloc(bytes / BLOCK + 1, sizeof(vm_gran));
+    return calloc(1, blocks_len(bytes));
+}
+
+/* A large global buffer's, in huge pages where the system has them
+ * (Linux): a page fault per 4 KiB page (two: read, then written) inside
+ * the run costs more than the check. HUGE-aligned, HUGE-rounded. */
+enum { HUGE = 2u << 20 };
+
+static bool huge_shadow(uint64_t bytes)
+{
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    return blocks_len(bytes) >= HUGE / 2;
+#else
+    (void)bytes;
+    return false;
+#endif
+}
+
+static size_t huge_len(uint64_t bytes)
+{
+    return (blocks_len(bytes) + HUGE - 1) & ~(size_t)(HUGE - 1);
+}
+
+static vm_gran *blocks_global(uint64_t bytes)
+{
+    if (!huge_shadow(bytes))
+        return blocks(bytes);
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    const size_t n = huge_len(bytes);
+    char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    const size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
+    if (head)
+        munmap(p, head);
+    if (HUGE - head)
+        munmap(p + head + n, HUGE - head);
+    madvise(p + head, n, MADV_HUGEPAGE);   /* (a hint: may be refused) */
+    return (vm_gran *)(void *)(p + head);
+#else
+    return NULL;
+#endif
+}
+
+static void blocks_global_free(vm_gran *p, uint64_t bytes)
+{
+    if (p && huge_shadow(bytes))
+        munmap(p, huge_len(bytes));
+    else
+        free(p);
 }
 
 bool vm_race_prog(vm_prog *P, vm_trap *t)
@@ -81,7 +137,7 @@ bool vm_race_prog(vm_prog *P, vm_trap *t)
               (P->rpool = calloc(1, sizeof *P->rpool));
     for (uint32_t b = 1; ok && b < P->nbufs; b++)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
-            ok = (P->shadow[b] = blocks(P->bufs[b].size)) != NULL;
+            ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
     if (!ok)
         vm_trap_set(t, VM_TRAP_NOMEM, "the race detector's shadow of the "
                     "buffers of kernel '%s'", name);
@@ -98,7 +154,7 @@ static void pool_free(struct vm_racepool *p)
 void vm_race_prog_free(vm_prog *P)
 {
     for (uint32_t b = 0; P->shadow && b < P->nbufs; b++)
-        free(P->shadow[b]);
+        blocks_global_free(P->shadow[b], P->bufs[b].size);
     free(P->shadow);
     P->shadow = NULL;
     pool_free(P->rpool);
@@ -118,7 +174,7 @@ void vm_race_group_start(vm_group *g)
 {
     if (!g->lshadow)
         return;
-    memset(g->lshadow, 0, (g->P->local_bytes / BLOCK + 1) * sizeof(vm_gran));
+    memset(g->lshadow, 0, blocks_len(g->P->local_bytes));
     g->lpool->n = g->lpool->ng = 0;
 }
 
@@ -558,7 +614,8 @@ static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
     const uint32_t sh = (uint32_t)__builtin_ctzll(len);
     const uint64_t per = QUARTER >> sh;   /* lanes per quarter */
     uint64_t done = 0;
-    for (uint64_t q = (a0 + QUARTER - 1) / QUARTER; (q + 1) * QUARTER <= end;) {
+    uint64_t q = (a0 + QUARTER - 1) / QUARTER;
+    while ((q + 1) * QUARTER <= end) {
         /* the quarters of block k covered: q .. e - 1 */
         const uint64_t k = q / 4;
         uint64_t e = (k + 1) * 4;
