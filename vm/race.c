@@ -614,6 +614,16 @@ static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
     const uint32_t sh = (uint32_t)__builtin_ctzll(len);
     const uint64_t per = QUARTER >> sh;   /* lanes per quarter */
     uint64_t done = 0;
+    const uint32_t i0 = c->lo + c->w->base + l0;
+    if (a0 % BLOCK == 0 && (end - a0) % BLOCK == 0) {
+        /* whole blocks (a warp of float4s: 4 of them) */
+        const uint64_t lanes = BLOCK >> sh;
+        for (uint64_t k = a0 / BLOCK, j = 0; k < end / BLOCK; k++, j += lanes)
+            if (block_dense(c, k, i0 + (uint32_t)j, sh, 15))
+                done |= (lanes == 64 ? UINT64_MAX : (1ull << lanes) - 1)
+                        << (j + l0);
+        return done;
+    }
     uint64_t q = (a0 + QUARTER - 1) / QUARTER;
     while ((q + 1) * QUARTER <= end) {
         /* the quarters of block k covered: q .. e - 1 */
@@ -623,7 +633,6 @@ static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
             e--;
         const uint32_t qm = (uint32_t)(((1u << (e - q)) - 1) << (q % 4));
         /* the work-item of the block's byte 0 (lane l0's is a0's) */
-        const uint32_t i0 = c->lo + c->w->base + l0;
         const uint32_t item =
             a0 >= k * BLOCK ? i0 - (uint32_t)((a0 - k * BLOCK) >> sh)
                             : i0 + (uint32_t)((k * BLOCK - a0) >> sh);
@@ -679,14 +688,18 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
  * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
  * access is not of that form. */
 static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
-                      const uint64_t *off, const uint32_t *bid,
                       const uint64_t *idx, uint64_t *at, int kind)
 {
-    const uint32_t n = w->lanes;
-    uint64_t same = 0;
+    const uint32_t n = w->lanes, W = w->P->r.warp;
+    const uint8_t *po = w->R + I->a, *pb = po + 8 * (size_t)W;
+    uint64_t off[VM_MAXW], same = 0;
+    uint32_t bid[VM_MAXW];
+    memcpy(off, po, 8 * (size_t)n);
+    memcpy(bid, pb, 4 * (size_t)n);
     for (uint32_t l = 0; l < n; l++)
-        same |= (bid[l] ^ bid[0]) | (off[l] ^ off[0]) |
-                (idx[l] - idx[0] - l);
+        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+    for (uint32_t l = 0; l < n; l++)
+        same |= bid[l] ^ bid[0];
     const uint64_t len = I->len, at0 = off[0] + idx[0] * I->stride;
     if (same || I->stride != len || bid[0] >= w->P->nbufs ||
         (len & (len - 1)) || len > QUARTER || at0 % len)
@@ -708,18 +721,17 @@ int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
                        base == BCB_VSTH || base == BCB_STP;
     uint64_t idx[VM_MAXW], off[VM_MAXW], at[VM_MAXW];
     uint32_t bid[VM_MAXW];
-    memcpy(off, R + I->a, 8 * (size_t)W);
-    memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
     I->widen(idx, R + I->b, W);
     acc c = {0};
     c.exec = exec, c.lat = at, c.len = I->len;
     /* only ST and vstoreN store register bytes as they are */
     c.regval = base == BCB_ST || base == BCB_VSTORE;
     const int kind = write ? VM_RACE_WRITE : VM_RACE_READ;
-    int rc = exec == w->all ? whole_warp(&c, w, I, off, bid, idx, at, kind)
-                            : 1;
+    int rc = exec == w->all ? whole_warp(&c, w, I, idx, at, kind) : 1;
     if (rc <= 0)
         return rc;
+    memcpy(off, R + I->a, 8 * (size_t)W);
+    memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         at[l] = off[l] + idx[l] * I->stride;
