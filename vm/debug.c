@@ -52,7 +52,9 @@ vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
         free(d);
         return NULL;
     }
-    if (d->r.races && !vm_race_prog(d->P, trap)) {   /* as vm_run does */
+    char why[160];
+    if (d->r.races && !vm_race_prog(d->P, why, sizeof why)) {   /* as */
+        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);          /* vm_run */
         vm_debug_free(d);
         return NULL;
     }

@@ -14,12 +14,12 @@
  * else, per byte, the last two writes and reads of different work-items
  * that may still race (rec), enough to tell whether the next access races
  * with one. The common cases cost a few compares per block or granule. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "vm/interp.h"
-#include "vm/trap.h"
 
 #if defined(__GNUC__)
 #define NOINLINE_RACE __attribute__((noinline))
@@ -123,14 +123,14 @@ static void blocks_global_free(vm_gran *p, uint64_t bytes)
         free(p);
 }
 
-bool vm_race_prog(vm_prog *P, vm_trap *t)
+bool vm_race_prog(vm_prog *P, char *why, size_t n)
 {
     const vm_range *r = &P->r;
     const char *name = bc_str(P->m, P->k->name);
     if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
         /* items below SPLIT, instructions in a block's info */
-        vm_trap_set(t, VM_TRAP_NOMEM, "the race check of kernel '%s': at "
-                    "most 2^32 - 2 work-items and 2^23 instructions", name);
+        snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
+                 "work-items and 2^23 instructions", name);
         return false;
     }
     bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
@@ -139,8 +139,8 @@ bool vm_race_prog(vm_prog *P, vm_trap *t)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
             ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
     if (!ok)
-        vm_trap_set(t, VM_TRAP_NOMEM, "the race detector's shadow of the "
-                    "buffers of kernel '%s'", name);
+        snprintf(why, n, "the race detector's shadow of the buffers of "
+                 "kernel '%s'", name);
     return ok;
 }
 

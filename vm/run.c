@@ -213,9 +213,11 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     vm_prog *P = vm_prog_new(m, k, args, &r, trap);
     if (!P)
         return trap->kind;
-    if (r.races && !vm_race_prog(P, trap)) {
+    char why[160];
+    if (r.races && !vm_race_prog(P, why, sizeof why)) {
         vm_race_prog_free(P);
         vm_prog_free(P);
+        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);
         return trap->kind;
     }
 

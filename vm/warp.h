@@ -348,9 +348,10 @@ enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ,
        VM_RACE_COPY_READ, VM_RACE_COPY_WRITE };
 /* vm_fault.barwhy of a NOMEM trap of the race check's */
 enum { VM_NOMEM_RACE = 1 };
-/* Shadow memory of P's global buffers; false, t filled (NOMEM), without
- * memory or with more work-items or instructions than records name. */
-bool vm_race_prog(vm_prog *P, vm_trap *t);
+/* Shadow memory of P's global buffers; false, with why (n bytes) saying
+ * so for a NOMEM trap, without memory or with more work-items or
+ * instructions than its records name. */
+bool vm_race_prog(vm_prog *P, char *why, size_t n);
 void vm_race_prog_free(vm_prog *P);
 /* g's local memory's (cleared by vm_race_group_start); false without
  * memory. */
