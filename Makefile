@@ -82,6 +82,8 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(EXTRA) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/vm/interp.o $(BUILD)/obj/vm/quiet.o: EXTRA = $(VEC)
+# the race check's per-warp loops (vm/race.c) vectorise too
+$(BUILD)/obj/vm/race.o: EXTRA = $(VEC)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

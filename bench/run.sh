@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make bench`: the reference benchmarks (bench/README.md)
-# run by clvm (the IR and, compiled by clvm cc, the OpenCL C versions),
+# run by clvm (the IR and, compiled by clvm cc, the OpenCL C versions;
+# the IR again with --check races),
 # PoCL on one thread and plain C, alternating, RUNS times
 # each. Prints the medians and the RATIO lines; every output must hash to
 # the reference value (a mismatch is an error: exit 1).
@@ -99,6 +100,19 @@ run_one() {
         "$clvm" run bench/blur.clasm --global 1024,1024 --threads 1 --time \
             --profile $p --arg in=@"$tmp/img.bin" --arg out=@"$tmp/zero4b.bin" \
             --out out="$o" >"$tmp/so" 2>"$e" ;;
+    bench.race)   # clvm with the data race check (docs/semantics.md)
+        "$clvm" run bench/bench.clasm --global "$n" --threads 1 --time \
+            --check races --arg in=@"$tmp/in.bin" --arg out=@"$tmp/zero16.bin" \
+            --arg scale=1.5 --arg bias=0.5 --arg key=0x9E3779B9 \
+            --arg mask=0xFFFF0FFF --out out="$o" >"$tmp/so" 2>"$e" ;;
+    loop.race)
+        "$clvm" run bench/loop.clasm --global "$ln" --threads 1 --time \
+            --check races --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+            --arg iters="$iters" --out out="$o" >"$tmp/so" 2>"$e" ;;
+    math.race)
+        "$clvm" run bench/math.clasm --global "$mn" --threads 1 --time \
+            --check races --arg in=@"$tmp/min.bin" --arg out=@"$tmp/zero4m.bin" \
+            --out out="$o" >"$tmp/so" 2>"$e" ;;
     bench.pocl)
         POCL_MAX_PTHREAD_COUNT=1 "$pocl" bench/bench.cl bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.pocl)
@@ -188,11 +202,11 @@ for b in bench loop math blur; do
     echo "$ref" >"$tmp/$b.ref"
 done
 
-impls="clvm clvmls clvmll strict native"
+impls="clvm clvmls clvmll strict race native"
 if [ ! -x "$pocl" ]; then
     echo "pocl: skipped (bench/pocl_host not built: no CL/cl.h when building)"
 else
-    impls="clvm clvmls clvmll strict pocl native"
+    impls="clvm clvmls clvmll strict race pocl native"
 fi
 # The OpenCL C versions through clvm's own front end (clang-14,
 # llvm-spirv-14, the SPIR-V translator), compiled once: clvm-cl.
@@ -225,7 +239,7 @@ done
 
 # Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
 report() {
-    for impl in clvm clvmls clvmll clvmcl strict pocl native; do
+    for impl in clvm clvmls clvmll clvmcl strict race pocl native; do
         [ -s "$tmp/$1.$impl" ] || continue
         m=$(median "$tmp/$1.$impl")
         echo "$m" >"$tmp/$1.$impl.median"
@@ -235,6 +249,7 @@ report() {
             if (name == "clvmls") name = "clvm-local" ls
             if (name == "clvmll") name = "clvm-local" ll
             if (name == "strict") name = "clvm-strict"
+            if (name == "race") name = "clvm-races"
             if (name == "pocl") name = "pocl-1thread"
             if (name == "native") name = "native-O2"
             printf "  %-14s %10.3f\n", name, m * 1e9 / d }'
@@ -271,6 +286,9 @@ ratio bench pocl clvm/pocl-1thread clvmll bench-local$llarge
 ratio loop native clvm/native-O2 clvmls loop-local$lsmall
 ratio loop native clvm/native-O2 clvmll loop-local$llarge
 ratio blur clvm strict/default strict
+ratio bench clvm races/unchecked race
+ratio loop clvm races/unchecked race
+ratio math clvm races/unchecked race
 ratio bench clvm clvm-cl/clvm-clasm clvmcl
 ratio loop clvm clvm-cl/clvm-clasm clvmcl
 sh bench/cc.sh "$build"

@@ -58,9 +58,11 @@ static bool fits(const vm_buf *b, uint64_t at, uint64_t n, uint64_t stride,
     return span <= b->size && at <= b->size - span;
 }
 
-/* The first warp at the copy does it: bounds checked, element by element
- * (the global side `stride` elements apart). */
-static int do_copy(vm_warp *w, const vm_ins *I, const uint64_t op[7])
+/* The first warp at the copy (lane l, copy number k of the group) does
+ * it: bounds checked, races too under the check, element by element (the
+ * global side `stride` elements apart). */
+static int do_copy(vm_warp *w, const vm_ins *I, const uint64_t op[7],
+                   uint32_t l, uint32_t k)
 {
     const uint64_t es = I->len, n = op[4], st = op[5];
     const vm_buf *d = &w->bufs[op[1] < w->P->nbufs ? op[1] : 0];
@@ -81,16 +83,16 @@ static int do_copy(vm_warp *w, const vm_ins *I, const uint64_t op[7])
             return -1;
         }
     }
+    const vm_copyspan x = {(uint32_t)(d - w->bufs), (uint32_t)(s - w->bufs),
+                           op[0], op[2], dst_st, src_st, n, es};
+    if (w->P->r.races && vm_race_copy(w, I, l, k, &x))
+        return -1;
     for (uint64_t i = 0; i < n; i++)
         memmove(d->data + op[0] + i * dst_st * es,
                 s->data + op[2] + i * src_st * es, es);
     return 0;
 }
 
-static uint64_t *bits(vm_group *g, uint32_t c, bool waited)
-{
-    return g->copybits + ((size_t)c * 2 + waited) * g->words;
-}
 
 static void set_bit(uint64_t *b, uint32_t i) { b[i / 64] |= 1ull << i % 64; }
 static bool bit(const uint64_t *b, uint32_t i) { return b[i / 64] >> i % 64 & 1; }
@@ -109,7 +111,8 @@ static vm_copy *new_copy(vm_group *g)
             return NULL;
         g->copybits = b, g->capcopy = cap;
     }
-    memset(bits(g, g->ncopy, false), 0, 2 * g->words * sizeof(uint64_t));
+    memset(vm_copybits(g, g->ncopy, false), 0,
+           2 * g->words * sizeof(uint64_t));
     return &g->copy[g->ncopy++];
 }
 
@@ -133,7 +136,7 @@ int vm_async_copy(vm_warp *w, const vm_ins *I, uint64_t exec)
     if (k == g->ncopy) {        /* the first to arrive: it copies */
         if (op[6] > g->ncopy)
             return fail(w, VM_AS_EVIN, l0, 0, op[6]);
-        if (do_copy(w, I, op))
+        if (do_copy(w, I, op, l0, k))
             return -1;
         if (!(c = new_copy(g))) {
             w->fault = (vm_fault){.kind = VM_TRAP_NOMEM, .lane = l0};
@@ -148,7 +151,7 @@ int vm_async_copy(vm_warp *w, const vm_ins *I, uint64_t exec)
             memcmp(c->op, op, sizeof op))
             return fail(w, VM_AS_ARGS, l0, c->first, 0);
     }
-    uint64_t *r = bits(g, k, false);
+    uint64_t *r = vm_copybits(g, k, false);
     for (uint64_t m = exec; m; m &= m - 1)
         set_bit(r, w->base + (uint32_t)__builtin_ctzll(m));
     uint32_t *ev = (uint32_t *)(void *)(w->R + I->d);
@@ -180,8 +183,9 @@ int vm_async_wait(vm_warp *w, const vm_ins *I, uint64_t exec)
             memcpy(&e, vb->data + vb->lstride * l + off + 4 * i, 4);
             bool mine = false;
             for (uint32_t c = 0; c < g->ncopy; c++)
-                if (g->copy[c].event == e && bit(bits(g, c, false), lin)) {
-                    set_bit(bits(g, c, true), lin);
+                if (g->copy[c].event == e &&
+                    bit(vm_copybits(g, c, false), lin)) {
+                    set_bit(vm_copybits(g, c, true), lin);
                     mine = true;
                 }
             if (!mine)
@@ -197,7 +201,7 @@ int vm_async_end(vm_group *g, vm_trap *t)
     for (uint32_t c = 0; c < g->ncopy; c++)
         for (int waited = 0; waited < 2; waited++)
             for (uint32_t i = 0; i < size; i++) {
-                if (bit(bits(g, c, waited), i))
+                if (bit(vm_copybits(g, c, waited), i))
                     continue;
                 vm_warp *w = &g->w[0];
                 w->ip = g->copy[c].ins;

@@ -29,6 +29,8 @@ void vm_debug_free(vm_debug *d)
     if (!d)
         return;
     vm_group_free(d->g);
+    if (d->P)
+        vm_race_prog_free(d->P);
     vm_prog_free(d->P);
     free(d->lstart);
     free(d->brk);
@@ -48,6 +50,12 @@ vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
         (one.threads = 1, vm_range_resolve(&one, &d->r, trap)) ||
         !(d->P = vm_prog_new(m, k, args, &d->r, trap))) {
         free(d);
+        return NULL;
+    }
+    char why[160];
+    if (d->r.races && !vm_race_prog(d->P, why, sizeof why)) {   /* as */
+        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);          /* vm_run */
+        vm_debug_free(d);
         return NULL;
     }
     /* a debugger shows no value left by an earlier warp */

@@ -499,6 +499,9 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     case BCB_WAITEV:
         I->rows = (uint32_t)reg_size(k, o.a);
         break;
+    case BCB_BARRIER:   /* the fences: race.c's intervals */
+        I->imm = o.i;
+        break;
     case BCB_CALL: case BCB_CALLV: case BCB_PRINTF: {
         /* the verifier checked the registers against the signature or
          * format; the handlers read them by their types */
@@ -561,6 +564,22 @@ static void watch(vm_prog *p, vm_ins *I)
         I->imm = imm;
 }
 
+/* --check races: a load or store is decoded as XOP_RACE, which checks
+ * its access (vm_race_mem) and then runs it; without the check the
+ * handlers do nothing for it. */
+static void race_watch(vm_prog *p, vm_ins *I)
+{
+    if (!p->r.races || I->op >= BC_NOPS)   /* (XOP_NOTE: no memory op) */
+        return;
+    switch (bc_ops[I->op].base) {
+    case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
+    case BCB_VLDH: case BCB_VSTH: case BCB_LDP: case BCB_STP:
+        I->note_op = I->op;
+        I->op = XOP_RACE;
+        break;
+    }
+}
+
 /* Decodes every instruction, resolves jumps to instruction indices and
  * marks each IF that has an ELSE (the blocks nest: the verifier says so). */
 static bool decode(vm_prog *p, const void *const *tab,
@@ -618,12 +637,12 @@ static bool decode(vm_prog *p, const void *const *tab,
             I->j = p->pcins[I->j];
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
-    for (uint32_t i = 0; i + 1 < p->nins; i++)
+    for (uint32_t i = 0; i + 1 < p->nins; i++) {
         watch(p, &p->ins[i]);
-    for (uint32_t i = 0; i < p->nins; i++) {
-        p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
-        p->ins[i].quiet = tab ? tab[p->ins[i].note_op] : NULL;
+        race_watch(p, &p->ins[i]);
     }
+    for (uint32_t i = 0; i < p->nins; i++)
+        p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
     return true;
 }
 

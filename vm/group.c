@@ -60,7 +60,7 @@ static bool warp_init(vm_warp *w, vm_group *g)
         else
             wb->data = P->args[bi->param].data;
         if (bi->space == BC_LOCAL && g->lshadow)
-            wb->shadow = g->lshadow + bi->off;
+            wb->shadow = g->lshadow + bi->off / 4;   /* (off % 4 == 0) */
         else if (bi->space == BC_GLOBAL && P->shadow)
             wb->shadow = P->shadow[b];
     }
@@ -75,9 +75,7 @@ vm_group *vm_group_new(const vm_prog *p)
     g->P = p;
     g->nctx = p->barrier && p->r.nwarps > 1 ? p->r.nwarps : 1;
     g->local = zalloc64(p->local_bytes);
-    bool lsh = p->r.races && p->local_bytes;
-    if (lsh)
-        g->lshadow = calloc(p->local_bytes, sizeof *g->lshadow);
+    bool lsh = vm_race_group_new(g);
     g->w = calloc(g->nctx, sizeof *g->w);
     if (p->printf)
         g->pout = calloc(p->r.group_size, sizeof *g->pout);
@@ -88,7 +86,7 @@ vm_group *vm_group_new(const vm_prog *p)
         g->touched = calloc(slots, sizeof *g->touched);
     }
     bool ok = g->local && g->w && (g->pout || !p->printf) &&
-              (g->lshadow || !lsh) &&
+              lsh &&
               (!p->r.warn_impl || (g->ncount && g->nfirst && g->touched));
     for (uint32_t i = 0; ok && i < g->nctx; i++)
         ok = warp_init(&g->w[i], g);
@@ -115,7 +113,7 @@ void vm_group_free(vm_group *g)
     free(g->touched);
     free(g->copy);
     free(g->copybits);
-    free(g->lshadow);
+    vm_race_group_free(g);
     free(g);
 }
 
@@ -146,8 +144,7 @@ void vm_group_start(vm_group *g, uint64_t linear)
         g->ncount[g->touched[i]] = 0;
     g->ntouched = 0;
     g->ncopy = 0;
-    if (g->lshadow)
-        memset(g->lshadow, 0, g->P->local_bytes * sizeof *g->lshadow);
+    vm_race_group_start(g);
     g->words = (g->P->r.group_size + 63) / 64;
 }
 
@@ -164,6 +161,7 @@ void vm_warp_start(vm_warp *w, uint32_t index)
     w->sp = 0;
     w->steps = 0;
     w->barriers = 0;
+    w->fenced[0] = w->fenced[1] = 0;
     w->copies = 0;
     w->lm_for = 0;
     memcpy(w->R, P->tmpl, P->fresh ? P->writtensize : P->resetsize);

@@ -434,10 +434,6 @@ typedef uint64_t MAY_ALIAS ua64;
     const int mc_ = mem_check(w, ip, exec, R);                              \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
-/* --check races: the access recorded and checked (race.c). */
-#define RACE(K)                                                             \
-    if (UNLIKELY(P->r.races) && vm_race(w, ip, exec, K))                    \
-        goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
@@ -468,7 +464,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define LOAD(S)                                                             \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_READ)                                                  \
         u##S *d_ = REG(u##S, ip->d);                                        \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -497,7 +492,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_WRITE)                                                 \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
@@ -530,7 +524,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VLDH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_READ)                                                  \
         t_F32 *d_ = REG(t_F32, ip->d);                  \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
             uint32_t l = CTZ(m_);                                           \
@@ -544,7 +537,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_VSTH(S)                                                           \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_WRITE)                                                 \
         const t##S *s_ = REG(const t##S, ip->d);                            \
         enum rnd rm = (enum rnd)((ip->flags & BC_F_RND) >> BC_F_RND_SHIFT); \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -576,7 +568,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_LDP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_READ)                                                  \
         ua64 *dof = REG(ua64, ip->d);                                       \
         ua32 *db = REG(ua32, ip->d + 8 * W);                                \
         const uint32_t nb_ = w->P->nbufs;                                   \
@@ -590,7 +581,6 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_STP(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
-        RACE(VM_RACE_WRITE)                                                 \
         const ua64 *so = REG(const ua64, ip->d);                            \
         const ua32 *sb = REG(const ua32, ip->d + 8 * W);                    \
         for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {                        \
@@ -832,6 +822,8 @@ typedef uint64_t MAY_ALIAS ua64;
             goto trap;                                                      \
         }                                                                   \
         w->barriers++;                                                      \
+        w->fenced[0] += (ip->imm & BC_FENCE_LOCAL) != 0;                    \
+        w->fenced[1] += (ip->imm & BC_FENCE_GLOBAL) != 0;                   \
         ip++;                                                               \
         if (P->r.nwarps > 1)                                                \
             goto barrier;                                                   \
@@ -861,11 +853,18 @@ typedef uint64_t MAY_ALIAS ua64;
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
 
+/* XOP_RACE goes on to its op's body: vmredo(op) (dispatch.inc). */
 #ifdef CLVM_SWITCH_DISPATCH
 #define vmdispatch(o) switch (o)
 #define vmcase(l) case l:
 #define vmbreak break
+#define vmredo(o)                                                           \
+    {                                                                       \
+        op_ = (o);                                                          \
+        goto redo;                                                          \
+    }
 #else
+#define vmredo(o) goto *labels[o];
 #define vmdispatch(o) goto *ip->label;
 #define vmcase(l) L_##l:
 #define vmbreak                                                             \

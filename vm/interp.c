@@ -131,8 +131,8 @@ static NOINLINE void mem_fault(vm_warp *w, const vm_ins *ip, uint32_t l,
     ls_fault f = {LS_BOUNDS, at, ip->len, ip->align};
     uint8_t tmp[TY_MAXLANES * 8];
     float tf[TY_MAXLANES];
-    unsigned base = bc_ops[ip->op].base;
-    enum ty_scalar el = (enum ty_scalar)bc_ops[ip->op].elem;
+    unsigned base = bc_ops[VM_REAL_OP(ip)].base;
+    enum ty_scalar el = (enum ty_scalar)bc_ops[VM_REAL_OP(ip)].elem;
     if (base == BCB_VLDH || base == BCB_VSTH)
         ls_vload_half(ip->rows, ip->flags & BC_F_ALIGNED, &lb, at, 0, tf, &f);
     else if (at & (ip->align - 1))

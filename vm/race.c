@@ -1,113 +1,803 @@
 /* The data race detector (--check races, the strict profile): two
  * accesses to one byte of global or local memory by different work-items
- * in one barrier interval (for global memory: or in different
- * work-groups), at least one a write, not both atomic, trap with both
- * work-items, the bytes and both lines. Each byte keeps its last write and
- * two reads (vm_shadow). */
+ * that nothing orders (one barrier interval of the space's fence, or, in
+ * global memory, different work-groups), at least one a write, not both
+ * atomic, trap with both work-items, the bytes and both lines. Async
+ * copies are accesses of their whole group, ordered by wait_group_events.
+ *
+ * Shadow, three tiers, each taken only where the one above cannot say:
+ * per aligned 256-byte block a vm_gran saying which run of consecutive
+ * work-items of one group accessed which of its quarters (1, 2, 4, ... 64
+ * bytes each, as a warp's dense access does: p[get_global_id(0)]) in
+ * their interval, byte j by work-item item + (j >> log2 bytes); else per
+ * 4-byte granule a vm_gran naming the one work-item that accessed it;
+ * else, per byte, the last two writes and reads of different work-items
+ * that may still race (rec), enough to tell whether the next access races
+ * with one. The common cases cost a few compares per block or granule. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "vm/interp.h"
 
-enum { ATOMIC_BIT = 1u << 31 };
+#if defined(__GNUC__)
+#define NOINLINE_RACE __attribute__((noinline))
+#else
+#define NOINLINE_RACE
+#endif
 
-bool vm_race_prog(vm_prog *P)
+enum {
+    SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
+    BLOCK = 256,               /* bytes per block */
+    QUARTER = BLOCK / 4,       /* a block's record says which it covers */
+    GPB = BLOCK / 4,           /* granules per block */
+    B_SPLIT = 1u << 8,         /* block's vm_gran.info: kept by granule */
+    ATOMIC_BIT = 1u << 31,     /* rec.pc: an atomic access */
+    COPY_BIT = 1u << 30,       /* rec.pc: an async copy's */
+    PC_MASK = COPY_BIT - 1,
+    G_WRITE = 1,               /* vm_gran.info bit 0: writes (else reads);
+                                  granules: bits 1..4 the bytes, from bit
+                                  5 the instruction (index into P->ins);
+                                  blocks: bits 1..3 log2 of the bytes per
+                                  work-item, 4..7 the quarters, 8 B_SPLIT,
+                                  from bit 9 the instruction */
+};
+
+/* One access: its work-item (copies: the first of the group to reach it)
+ * as vm_gran.item, interval, word pc with ATOMIC_BIT or COPY_BIT, and a
+ * copy's number in its group. */
+typedef struct {
+    uint32_t item, ep, pc, copy;
+} rec;
+/* One byte's: the last two writes and reads of different work-items
+ * that may still race (atomic reads are reads, atomics writes). */
+typedef struct {
+    rec w[2], r[2];
+} byterec;
+struct vm_racepool {
+    vm_gran (*g)[GPB];         /* per split block, its granules */
+    byterec (*q)[4];           /* per split granule, its 4 bytes */
+    uint32_t ng, capg, n, cap;
+};
+
+/* ---- the shadow's memory ---- */
+
+static size_t blocks_len(uint64_t bytes)
 {
-    if (!(P->shadow = calloc(P->nbufs, sizeof *P->shadow)))
+    return (bytes / BLOCK + 1) * sizeof(vm_gran);
+}
+
+static vm_gran *blocks(uint64_t bytes)
+{
+    return calloc(1, blocks_len(bytes));
+}
+
+/* A large global buffer's, in huge pages where the system has them
+ * (Linux): a page fault per 4 KiB page (two: read, then written) inside
+ * the run costs more than the check. HUGE-aligned, HUGE-rounded. */
+enum { HUGE = 2u << 20 };
+
+static bool huge_shadow(uint64_t bytes)
+{
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    return blocks_len(bytes) >= HUGE / 2;
+#else
+    (void)bytes;
+    return false;
+#endif
+}
+
+static size_t huge_len(uint64_t bytes)
+{
+    return (blocks_len(bytes) + HUGE - 1) & ~(size_t)(HUGE - 1);
+}
+
+static vm_gran *blocks_global(uint64_t bytes)
+{
+    if (!huge_shadow(bytes))
+        return blocks(bytes);
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    const size_t n = huge_len(bytes);
+    char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    const size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
+    if (head)
+        munmap(p, head);
+    if (HUGE - head)
+        munmap(p + head + n, HUGE - head);
+    madvise(p + head, n, MADV_HUGEPAGE);   /* (a hint: may be refused) */
+    return (vm_gran *)(void *)(p + head);
+#else
+    return NULL;
+#endif
+}
+
+static void blocks_global_free(vm_gran *p, uint64_t bytes)
+{
+    if (p && huge_shadow(bytes))
+        munmap(p, huge_len(bytes));
+    else
+        free(p);
+}
+
+bool vm_race_prog(vm_prog *P, char *why, size_t n)
+{
+    const vm_range *r = &P->r;
+    const char *name = bc_str(P->m, P->k->name);
+    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
+        /* items below SPLIT, instructions in a block's info */
+        snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
+                 "work-items and 2^23 instructions", name);
         return false;
-    for (uint32_t b = 1; b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size &&
-            !(P->shadow[b] = calloc(P->bufs[b].size, sizeof(vm_shadow))))
-            return false;
-    return true;
+    }
+    bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
+              (P->rpool = calloc(1, sizeof *P->rpool));
+    for (uint32_t b = 1; ok && b < P->nbufs; b++)
+        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
+            ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
+    if (!ok)
+        snprintf(why, n, "the race detector's shadow of the buffers of "
+                 "kernel '%s'", name);
+    return ok;
+}
+
+static void pool_free(struct vm_racepool *p)
+{
+    if (p)
+        free(p->q), free(p->g);
+    free(p);
 }
 
 void vm_race_prog_free(vm_prog *P)
 {
     for (uint32_t b = 0; P->shadow && b < P->nbufs; b++)
-        free(P->shadow[b]);
+        blocks_global_free(P->shadow[b], P->bufs[b].size);
     free(P->shadow);
     P->shadow = NULL;
+    pool_free(P->rpool);
+    P->rpool = NULL;
 }
 
-/* Does access x conflict with the access `me` makes in barrier interval
- * bar of the group whose items are lo..lo + gs - 1? Different work-items,
- * the same interval or different groups, at least one a write (the
- * caller asks only about pairs with one), not both atomic. */
-static inline bool conflict(const vm_access *x, uint32_t me, uint32_t bar,
-                            uint32_t lo, uint32_t gs, bool atomic)
+bool vm_race_group_new(vm_group *g)
 {
-    if (!x->item || x->item == me || (atomic && (x->pc & ATOMIC_BIT)))
+    if (!g->P->r.races || !g->P->local_bytes)
+        return true;
+    g->lshadow = blocks(g->P->local_bytes);
+    g->lpool = calloc(1, sizeof *g->lpool);
+    return g->lshadow && g->lpool;
+}
+
+void vm_race_group_start(vm_group *g)
+{
+    if (!g->lshadow)
+        return;
+    memset(g->lshadow, 0, blocks_len(g->P->local_bytes));
+    g->lpool->n = g->lpool->ng = 0;
+}
+
+void vm_race_group_free(vm_group *g)
+{
+    free(g->lshadow);
+    pool_free(g->lpool);
+    g->lshadow = NULL;
+    g->lpool = NULL;
+}
+
+/* A fresh zeroed element of el bytes in the array *a of *n (room for
+ * *cap): its index, or UINT32_MAX without memory. */
+static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? 2 * *cap : 256;
+        void *q = c > *cap ? realloc(*a, c * el) : NULL;
+        if (!q)
+            return UINT32_MAX;
+        *a = q, *cap = c;
+    }
+    memset((char *)*a + *n * el, 0, el);
+    return (*n)++;
+}
+
+/* A fresh granule of byte records, a fresh block of granules. */
+static uint32_t pool_new(struct vm_racepool *p)
+{
+    void *a = p->q;
+    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q);
+    p->q = a;
+    return i;
+}
+
+static uint32_t pool_newg(struct vm_racepool *p)
+{
+    void *a = p->g;
+    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g);
+    p->g = a;
+    return i;
+}
+
+/* ---- one access ---- */
+
+/* An access being checked: who, where, what kind. */
+typedef struct {
+    vm_warp *w;
+    const vm_ins *I;
+    struct vm_racepool *pool;
+    const vm_buf *b;
+    uint32_t bid;
+    uint32_t lo, gs;           /* the group's first item, its size */
+    uint32_t item, ep, pc;     /* as rec's */
+    uint32_t copy;
+    uint32_t info;             /* vm_gran.info of a granule, without the
+                                  bytes; bit 31 for atomics and copies,
+                                  which only the byte records take */
+    uint32_t ins;              /* the instruction's index */
+    uint32_t lane;             /* the lane that reports */
+    uint64_t at, len;          /* the lane's bytes, for the report */
+    int kind;                  /* VM_RACE_* */
+    bool write, atomic, local;
+    bool strict;               /* the strict profile: else a plain write of
+                                  the value already there races with no
+                                  plain write */
+    /* the value a plain write stores: a copy's source bytes, or (regval)
+     * the register of a store, whose active lanes' first bytes are lat */
+    const uint8_t *src;
+    bool regval;
+    uint64_t exec;
+    const uint64_t *lat;
+} acc;
+
+static bool is_copy(const acc *c) { return c->pc & COPY_BIT; }
+
+/* Did the work-item with local id lid reach copy k of c's group (waited
+ * false), or wait for it (true)? */
+static bool copybit(const acc *c, uint32_t k, uint32_t lid, bool waited)
+{
+    const uint64_t *b = vm_copybits(c->w->g, k, waited);
+    return b[lid / 64] >> lid % 64 & 1;
+}
+
+/* Is record s (a write if swrite) an access that c's races with? */
+static bool conflict(const acc *c, const rec *s, bool swrite)
+{
+    if (!s->item || (!swrite && !c->write) ||
+        ((s->pc & ATOMIC_BIT) && c->atomic))
         return false;
-    return x->item - lo >= gs || x->bar == bar;
+    bool same = s->item - c->lo < c->gs;
+    if (!same)
+        return !c->local;   /* another group's local memory is another */
+    if (s->ep != c->ep)
+        return false;
+    /* a copy, with the accesses before it; those after it, up to the
+     * wait for its event, too in the strict profile only (Oclgrind's
+     * copy is done when the group reaches it) */
+    if (s->pc & COPY_BIT && is_copy(c))
+        return s->copy != c->copy && !copybit(c, s->copy, c->item - c->lo,
+                                              true);
+    if (s->pc & COPY_BIT)
+        return !copybit(c, s->copy, c->item - c->lo, true) &&
+               (c->strict || !copybit(c, s->copy, c->item - c->lo, false));
+    return is_copy(c) || s->item != c->item;   /* (a copy is all's) */
 }
 
-/* A read's record: it replaces a reader that is itself, none, or of an
- * older interval of the group, so that two different readers stay. */
-static inline void note_read(vm_shadow *s, const vm_access *a, uint32_t lo,
-                             uint32_t gs)
+/* May c's record replace s, losing nothing a later access could race
+ * with? An empty one, one of an earlier interval of c's group (which only
+ * other groups can still race with: c's must race with all theirs), c's
+ * own in this interval when c races with all that it did. */
+static bool replaces(const acc *c, const rec *s)
 {
-    if (!conflict(&s->r1, a->item, a->bar, lo, gs, false))
-        s->r1 = *a;
-    else if (!conflict(&s->r2, a->item, a->bar, lo, gs, false))
-        s->r2 = *a;
+    if (!s->item)
+        return true;
+    bool same = s->item - c->lo < c->gs;
+    if (c->local && (!same || s->ep != c->ep))
+        return true;
+    bool covers = !c->atomic || (s->pc & ATOMIC_BIT);
+    if (same && s->ep != c->ep)
+        return covers;
+    return same && s->item == c->item && !is_copy(c) &&
+           !(s->pc & COPY_BIT) && covers;
 }
 
-static int report(vm_warp *w, const vm_ins *I, uint32_t l, uint32_t bid,
-                  uint64_t at, int kind, const vm_access *o, bool owrite)
+/* The byte at address a (of c->b) before c's lane writes it: what an
+ * earlier lane of the same store writes there, else memory. */
+static uint8_t byte_before(const acc *c, uint64_t a)
 {
-    w->fault = (vm_fault){.kind = VM_TRAP_RACE, .lane = l, .buf = bid,
-                          .addr = at, .len = I->len,
-                          .barwhy = (uint8_t)kind,
-                          .other_pc = o->pc & ~(uint32_t)ATOMIC_BIT,
-                          .opnd = {o->item - 1, o->pc & ATOMIC_BIT
-                                                    ? VM_RACE_ATOMIC
-                                                    : (uint64_t)owrite}};
+    uint8_t v = c->b->data[a];
+    if (is_copy(c))
+        return v;
+    const vm_ins *I = c->I;
+    const uint32_t W = c->w->P->r.warp;
+    for (uint64_t m = c->exec & ((1ull << c->lane) - 1); m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        uint64_t k = a - c->lat[l];
+        if (a >= c->lat[l] && k < I->len) {
+            uint64_t e = vm_reg_uint(c->w->R + I->d +
+                                         ((k / I->es) * W + l) * I->es,
+                                     I->es);
+            v = (uint8_t)(e >> 8 * (k % I->es));
+        }
+    }
+    return v;
+}
+
+/* The byte c's lane writes at address a. */
+static uint8_t byte_new(const acc *c, uint64_t a)
+{
+    if (is_copy(c))
+        return c->src[a - c->at];
+    const vm_ins *I = c->I;
+    uint64_t k = a - c->at;
+    uint64_t e = vm_reg_uint(c->w->R + I->d + ((k / I->es) * c->w->P->r.warp
+                                               + c->lane) * I->es, I->es);
+    return (uint8_t)(e >> 8 * (k % I->es));
+}
+
+/* Is c a plain write of byte a that leaves it as it is, which the
+ * non-strict check lets race with other plain writes? */
+static bool same_value(const acc *c, const rec *s, uint64_t a)
+{
+    if (c->strict || c->atomic || (s->pc & ATOMIC_BIT) ||
+        !(c->src || c->regval))
+        return false;
+    return byte_new(c, a) == byte_before(c, a);
+}
+
+static int report(const acc *c, const rec *o, bool owrite)
+{
+    int ok = o->pc & COPY_BIT ? (owrite ? VM_RACE_COPY_WRITE
+                                        : VM_RACE_COPY_READ)
+             : o->pc & ATOMIC_BIT ? (owrite ? VM_RACE_ATOMIC
+                                            : VM_RACE_ATOMIC_READ)
+                                  : owrite;
+    c->w->fault = (vm_fault){.kind = VM_TRAP_RACE, .lane = c->lane,
+                             .buf = c->bid, .addr = c->at, .len = c->len,
+                             .barwhy = (uint8_t)c->kind,
+                             .other_pc = o->pc & PC_MASK,
+                             .opnd = {o->item - 1, (uint64_t)ok}};
     return -1;
+}
+
+/* c's access of byte a, whose records are v. */
+static int byte_access(const acc *c, byterec *v, uint64_t a)
+{
+    for (int i = 0; i < 2; i++)
+        if (conflict(c, &v->w[i], true) && !same_value(c, &v->w[i], a))
+            return report(c, &v->w[i], true);
+    for (int i = 0; i < 2; i++)
+        if (conflict(c, &v->r[i], false))
+            return report(c, &v->r[i], false);
+    rec *s = c->write ? v->w : v->r;
+    const rec me = {c->item, c->ep, c->pc, c->copy};
+    for (int i = 0; i < 2; i++)
+        if (s[i].item == c->item && s[i].ep == c->ep &&
+            !((s[i].pc ^ c->pc) & COPY_BIT)) {
+            if (replaces(c, &s[i]) || is_copy(c))   /* (a later copy is */
+                s[i] = me;                          /* waited for later) */
+            return 0;
+        }
+    for (int i = 0; i < 2; i++)
+        if (replaces(c, &s[i])) {
+            s[i] = me;
+            return 0;
+        }
+    return 0;   /* two others that may race with later accesses stay */
+}
+
+static int nomem(const acc *c)
+{
+    c->w->fault = (vm_fault){.kind = VM_TRAP_NOMEM, .lane = c->lane,
+                             .barwhy = VM_NOMEM_RACE};
+    return -1;
+}
+
+/* The granule at s (number g of the buffer) for the bytes of mask, when
+ * its one-owner record cannot take c's access: byte by byte. */
+static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
+                                      uint32_t mask)
+{
+    const bool plain = !c->atomic && !is_copy(c);
+    if (s->item != SPLIT) {
+        const uint32_t x = s->item, om = s->info >> 1 & 15;
+        const bool same = x - c->lo < c->gs, owrite = s->info & G_WRITE;
+        bool gone = !x || (c->local && (!same || s->ep != c->ep));
+        if (gone && plain) {
+            *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
+            return 0;
+        }
+        if (plain && same && s->ep != c->ep && (c->write || !owrite) &&
+            !(om & ~mask)) {   /* c's record covers the older one */
+            *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
+            return 0;
+        }
+        uint32_t q = pool_new(c->pool);
+        if (q == UINT32_MAX)
+            return nomem(c);
+        const rec old = {x, s->ep, c->w->P->ins[s->info >> 5].pc, 0};
+        for (unsigned k = 0; !gone && k < 4; k++)
+            if (om >> k & 1) {
+                if (owrite)
+                    c->pool->q[q][k].w[0] = old;
+                else
+                    c->pool->q[q][k].r[0] = old;
+            }
+        *s = (vm_gran){SPLIT, q, 0};
+    }
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1 &&
+            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            return -1;
+    return 0;
+}
+
+/* c's access of the bytes of mask of granule g (record s): in the common
+ * cases (the first access, or c's own again) a few compares. */
+static inline int granule(const acc *c, vm_gran *s, uint64_t g,
+                          uint32_t mask)
+{
+    if (s->item == c->item && s->ep == c->ep && !(c->info >> 31)) {
+        const uint32_t om = s->info >> 1 & 15;
+        if (s->info & G_WRITE) {
+            if (!(mask & ~om))
+                return 0;
+            if (c->write) {
+                s->info = c->info | (om | mask) << 1;
+                return 0;
+            }
+        } else if (!c->write) {
+            s->info = c->info | (om | mask) << 1;
+            return 0;
+        } else if (!(om & ~mask)) {
+            s->info = c->info | mask << 1;
+            return 0;
+        }
+    } else if (!s->item && !(c->info >> 31)) {
+        *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
+        return 0;
+    }
+    return granule_slow(c, s, g, mask);
+}
+
+/* The record of block b: the item that made byte j (its quarter in the
+ * mask) and its granule's info as a one-owner record. */
+static uint32_t block_item(const vm_gran *b, uint64_t j)
+{
+    return b->item + (uint32_t)(j >> (b->info >> 1 & 7));
+}
+
+/* The byte records of granule j of block b, whose bytes have 2 or 4
+ * owners: its index in the pool. */
+static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
+{
+    uint32_t q = pool_new(c->pool);
+    if (q == UINT32_MAX)
+        return q;
+    for (uint32_t k = 0; k < 4; k++) {
+        rec r = {block_item(b, j * 4 + k), b->ep,
+                 c->w->P->ins[b->info >> 9].pc, 0};
+        if (b->info & G_WRITE)
+            c->pool->q[q][k].w[0] = r;
+        else
+            c->pool->q[q][k].r[0] = r;
+    }
+    return q;
+}
+
+/* The granules of block k of c's buffer, which from now on keeps them:
+ * NULL without memory. */
+static vm_gran *block_granules(const acc *c, uint64_t k)
+{
+    vm_gran *b = &c->b->shadow[k];
+    if (b->info & B_SPLIT)
+        return c->pool->g[b->ep];
+    uint32_t i = pool_newg(c->pool);
+    if (i == UINT32_MAX)
+        return NULL;
+    const uint32_t sh = b->info >> 1 & 7, qm = b->info >> 4 & 15;
+    for (uint32_t j = 0; j < GPB; j++) {
+        vm_gran *t = &c->pool->g[i][j];
+        if (!(qm >> (j * 4 / QUARTER) & 1))
+            continue;
+        if (sh >= 2) {
+            *t = (vm_gran){block_item(b, j * 4), b->ep,
+                           (b->info & G_WRITE) | 15u << 1 |
+                               (b->info >> 9) << 5};
+        } else {
+            uint32_t q = split_granule(c, b, j);
+            if (q == UINT32_MAX)
+                return NULL;
+            *t = (vm_gran){SPLIT, q, 0};
+        }
+    }
+    *b = (vm_gran){0, i, B_SPLIT};
+    return c->pool->g[i];
+}
+
+/* c's access of its bytes at..at + len - 1. */
+static int range_access(const acc *c)
+{
+    const uint64_t end = c->at + c->len;
+    for (uint64_t a = c->at; a < end;) {
+        uint64_t g = a / 4, next = (g + 1) * 4, hi = next < end ? next : end;
+        uint32_t mask = ((1u << (hi - a)) - 1) << (a % 4);
+        vm_gran *gs = block_granules(c, g / GPB);
+        if (!gs)
+            return nomem(c);
+        if (granule(c, &gs[g % GPB], g, mask))
+            return -1;
+        a = hi;
+    }
+    return 0;
+}
+
+/* Block k, whose quarters qm a dense access by c's lanes makes all of,
+ * byte j by work-item item + (j >> sh) (item as unsigned arithmetic: the
+ * first quarters' work-items may be before the group's): false if the
+ * block's record cannot take it (the lanes go byte by byte then). */
+static bool block_dense(const acc *c, uint64_t k, uint32_t item, uint32_t sh,
+                        uint32_t qm)
+{
+    vm_gran *b = &c->b->shadow[k];
+    const uint32_t bm = b->info >> 4 & 15, ins = c->ins << 9,
+                   w = c->write ? G_WRITE : 0;
+    if (!b->info) {
+        *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+        return true;
+    }
+    if (b->info & B_SPLIT)
+        return false;
+    /* the group of the record's work-items, of c's */
+    const uint32_t q0 = (uint32_t)__builtin_ctz(bm);
+    const bool same = block_item(b, q0 * QUARTER) - c->lo < c->gs;
+    if (b->item == item && b->ep == c->ep && (b->info >> 1 & 7) == sh &&
+        same) {
+        if ((b->info & G_WRITE) || !w) {   /* a write covers reads */
+            if (!(qm & ~bm))
+                return true;
+            if ((b->info & G_WRITE) == w) {
+                b->info |= qm << 4;
+                return true;
+            }
+        } else if (!(bm & ~qm)) {
+            *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+            return true;
+        }
+        return false;
+    }
+    if (c->local ? !same || b->ep != c->ep
+                 : same && b->ep != c->ep && (w || !(b->info & G_WRITE)) &&
+                       !(bm & ~qm)) {   /* gone, or covered by c's */
+        *b = (vm_gran){item, c->ep, w | sh << 1 | qm << 4 | ins};
+        return true;
+    }
+    return false;
+}
+
+/* c set up for w's access of buffer bid (kind VM_RACE_*); false if the
+ * buffer has no shadow (private, constant). */
+static bool setup(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
+                  int kind)
+{
+    const vm_prog *P = w->P;
+    c->b = &w->bufs[bid];
+    if (!c->b->shadow)
+        return false;
+    c->w = w, c->I = I, c->bid = bid, c->kind = kind;
+    c->gs = P->r.group_size;
+    c->lo = (uint32_t)(w->g->linear * c->gs + 1);
+    c->local = P->bufs[bid].space == BC_LOCAL;
+    c->pool = c->local ? w->g->lpool : P->rpool;
+    c->ep = w->fenced[!c->local];
+    c->write = kind == VM_RACE_WRITE || kind == VM_RACE_ATOMIC ||
+               kind == VM_RACE_COPY_WRITE;
+    c->atomic = kind == VM_RACE_ATOMIC || kind == VM_RACE_ATOMIC_READ;
+    c->pc = I->pc | (c->atomic ? ATOMIC_BIT : 0) |
+            (kind >= VM_RACE_COPY_READ ? COPY_BIT : 0);
+    c->ins = (uint32_t)(I - P->ins);
+    c->info = c->ins << 5 | (c->write ? G_WRITE : 0) |
+              (c->pc & (ATOMIC_BIT | COPY_BIT) ? 1u << 31 : 0);
+    c->strict = P->profile == PROF_STRICT;
+    return true;
+}
+
+/* ---- the callers' entries ---- */
+
+/* The lanes whose bytes the blocks take at once of a dense access of n
+ * lanes from lane l0 at a0 (lane l's len bytes, a power of two up to a
+ * quarter, aligned to it, following lane l - 1's): those of the quarters
+ * they wholly cover. The others are left to the caller. */
+static uint64_t dense_blocks(acc *c, uint32_t l0, uint32_t n, uint64_t a0)
+{
+    const uint64_t len = c->len;
+    const uint64_t end = a0 + (uint64_t)n * len;
+    const uint32_t sh = (uint32_t)__builtin_ctzll(len);
+    const uint64_t per = QUARTER >> sh;   /* lanes per quarter */
+    uint64_t done = 0;
+    const uint32_t i0 = c->lo + c->w->base + l0;
+    if (a0 % BLOCK == 0 && (end - a0) % BLOCK == 0) {
+        /* whole blocks (a warp of float4s: 4 of them) */
+        const uint64_t lanes = BLOCK >> sh;
+        for (uint64_t k = a0 / BLOCK, j = 0; k < end / BLOCK; k++, j += lanes)
+            if (block_dense(c, k, i0 + (uint32_t)j, sh, 15))
+                done |= (lanes == 64 ? UINT64_MAX : (1ull << lanes) - 1)
+                        << (j + l0);
+        return done;
+    }
+    uint64_t q = (a0 + QUARTER - 1) / QUARTER;
+    while ((q + 1) * QUARTER <= end) {
+        /* the quarters of block k covered: q .. e - 1 */
+        const uint64_t k = q / 4;
+        uint64_t e = (k + 1) * 4;
+        while (e > q && e * QUARTER > end)
+            e--;
+        const uint32_t qm = (uint32_t)(((1u << (e - q)) - 1) << (q % 4));
+        /* the work-item of the block's byte 0 (lane l0's is a0's) */
+        const uint32_t item =
+            a0 >= k * BLOCK ? i0 - (uint32_t)((a0 - k * BLOCK) >> sh)
+                            : i0 + (uint32_t)((k * BLOCK - a0) >> sh);
+        if (block_dense(c, k, item, sh, qm)) {
+            uint64_t first = (q * QUARTER - a0) >> sh, nl = (e - q) * per;
+            done |= (nl == 64 ? UINT64_MAX : (1ull << nl) - 1) << (first + l0);
+        }
+        q = e;
+    }
+    return done;
+}
+
+/* The same for the lanes of exec at at[l] in buffers bid[l], when they
+ * make a dense access (else none). */
+static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
+                      const uint32_t *bid)
+{
+    const uint32_t l0 = (uint32_t)__builtin_ctzll(exec);
+    const uint64_t run = exec >> l0, len = c->len, a0 = at[l0];
+    if ((run & (run + 1)) || (len & (len - 1)) || len > QUARTER || a0 % len)
+        return 0;
+    uint64_t bad = 0;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        bad |= (at[l] - a0 - (l - l0) * len) | (bid[l] ^ bid[l0]);
+    }
+    if (bad)
+        return 0;
+    return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
+}
+
+/* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
+ * blocks' part, the other lanes' one by one, their first bytes put in
+ * at, c->lat): 0, or -1 with w->fault filled. */
+static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
+{
+    exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec), a0);
+    if (exec)   /* lane l's bytes from a0 + l * len */
+        for (uint32_t l = 0; l < VM_MAXW; l++)
+            at[l] = a0 + l * c->len;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        c->lane = l, c->at = c->lat[l];
+        c->item = c->lo + c->w->base + l;
+        if (range_access(c))
+            return -1;
+    }
+    return 0;
+}
+
+/* A whole warp's access of consecutive elements of one buffer with a
+ * shadow, in bounds (as for p[get_global_id(0)]), checked at once, its
+ * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
+ * access is not of that form. */
+static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
+                      const uint64_t *idx, uint64_t *at, int kind)
+{
+    const uint32_t n = w->lanes, W = w->P->r.warp;
+    const uint8_t *po = w->R + I->a, *pb = po + 8 * (size_t)W;
+    uint64_t off[VM_MAXW], same = 0;
+    uint32_t bid[VM_MAXW];
+    memcpy(off, po, 8 * (size_t)n);
+    memcpy(bid, pb, 4 * (size_t)n);
+    for (uint32_t l = 0; l < n; l++)
+        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+    for (uint32_t l = 0; l < n; l++)
+        same |= bid[l] ^ bid[0];
+    const uint64_t len = I->len, at0 = off[0] + idx[0] * I->stride;
+    if (same || I->stride != len || bid[0] >= w->P->nbufs ||
+        (len & (len - 1)) || len > QUARTER || at0 % len)
+        return 1;
+    const vm_buf *b = &w->bufs[bid[0]];
+    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
+        return 1;
+    setup(c, w, I, bid[0], kind);
+    return lanes_from(c, w->all, at0, at);
+}
+
+int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
+{
+    const vm_prog *P = w->P;
+    const uint32_t W = P->r.warp;
+    const uint8_t *R = w->R;
+    const unsigned base = bc_ops[I->note_op].base;
+    const bool write = base == BCB_ST || base == BCB_VSTORE ||
+                       base == BCB_VSTH || base == BCB_STP;
+    uint64_t idx[VM_MAXW], off[VM_MAXW], at[VM_MAXW];
+    uint32_t bid[VM_MAXW];
+    I->widen(idx, R + I->b, W);
+    acc c = {0};
+    c.exec = exec, c.lat = at, c.len = I->len;
+    /* only ST and vstoreN store register bytes as they are */
+    c.regval = base == BCB_ST || base == BCB_VSTORE;
+    const int kind = write ? VM_RACE_WRITE : VM_RACE_READ;
+    int rc = exec == w->all ? whole_warp(&c, w, I, idx, at, kind) : 1;
+    if (rc <= 0)
+        return rc;
+    memcpy(off, R + I->a, 8 * (size_t)W);
+    memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        at[l] = off[l] + idx[l] * I->stride;
+        bid[l] = bid[l] < P->nbufs ? bid[l] : 0;
+        const vm_buf *b = &w->bufs[bid[l]];
+        if ((at[l] & (I->align - 1)) || I->len > b->size ||
+            at[l] > b->size - I->len)
+            return 0;   /* the op traps */
+    }
+    uint32_t cur = UINT32_MAX;   /* the buffer c is set up for */
+    bool shadowed = false;
+    if (exec && setup(&c, w, I, bid[__builtin_ctzll(exec)], kind)) {
+        cur = bid[__builtin_ctzll(exec)], shadowed = true;
+        exec &= ~dense(&c, exec, at, bid);
+    }
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        if (bid[l] != cur)
+            cur = bid[l], shadowed = setup(&c, w, I, cur, kind);
+        if (!shadowed)
+            continue;
+        c.lane = l, c.at = at[l];
+        c.item = c.lo + w->base + l;
+        if (range_access(&c))
+            return -1;
+    }
+    return 0;
 }
 
 int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind)
 {
     const vm_prog *P = w->P;
-    const uint32_t W = P->r.warp, gs = P->r.group_size;
-    const uint8_t *R = w->R;
-    uint64_t idx[VM_MAXW] = {0}, off[VM_MAXW];
+    const uint32_t W = P->r.warp;
+    uint64_t off[VM_MAXW];
     uint32_t bid[VM_MAXW];
-    memcpy(off, R + I->a, 8 * (size_t)W);
-    memcpy(bid, R + I->a + 8 * (size_t)W, 4 * (size_t)W);
-    const bool atomic = kind == VM_RACE_ATOMIC || kind == VM_RACE_ATOMIC_READ;
-    const bool write = kind == VM_RACE_WRITE || kind == VM_RACE_ATOMIC;
-    if (!atomic)
-        I->widen(idx, R + I->b, W);
-    vm_shadow prev;
+    memcpy(off, w->R + I->a, 8 * (size_t)W);
+    memcpy(bid, w->R + I->a + 8 * (size_t)W, 4 * (size_t)W);
+    acc c = {0};
     for (uint64_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
-        const vm_buf *b = &w->bufs[bid[l] < P->nbufs ? bid[l] : 0];
-        if (!b->shadow)
-            continue;   /* private or constant memory */
-        uint64_t at = off[l] + idx[l] * (atomic ? 0 : I->stride);
-        const uint32_t lo = (uint32_t)(w->g->linear * gs + 1);
-        vm_access a = {lo + w->base + l, w->barriers,
-                       I->pc | (atomic ? ATOMIC_BIT : 0)};
-        const vm_shadow *same = NULL;   /* the last byte's records, checked */
-        for (uint32_t k = 0; k < I->len; k++) {
-            vm_shadow *s = b->shadow + at + k;
-            if (!same || memcmp(s, same, sizeof *s)) {
-                if (conflict(&s->w, a.item, a.bar, lo, gs, atomic))
-                    return report(w, I, l, bid[l], at, kind, &s->w, true);
-                if (write && conflict(&s->r1, a.item, a.bar, lo, gs, atomic))
-                    return report(w, I, l, bid[l], at, kind, &s->r1, false);
-                if (write && conflict(&s->r2, a.item, a.bar, lo, gs, atomic))
-                    return report(w, I, l, bid[l], at, kind, &s->r2, false);
-            }
-            vm_shadow before = *s;
-            if (write)
-                s->w = a;
-            else
-                note_read(s, &a, lo, gs);
-            prev = before;
-            same = &prev;
-        }
+        if (!setup(&c, w, I, bid[l] < P->nbufs ? bid[l] : 0, kind))
+            continue;
+        c.lane = l, c.at = off[l], c.len = I->len;
+        c.item = c.lo + w->base + l;
+        if (range_access(&c))
+            return -1;
     }
+    return 0;
+}
+
+int vm_race_copy(vm_warp *w, const vm_ins *I, uint32_t l, uint32_t k,
+                 const vm_copyspan *x)
+{
+    acc c = {0};
+    for (uint64_t i = 0; i < x->n; i++)
+        for (int side = 0; side < 2; side++) {   /* read, then write */
+            uint32_t bid = side ? x->db : x->sb;
+            if (!setup(&c, w, I, bid, side ? VM_RACE_COPY_WRITE
+                                           : VM_RACE_COPY_READ))
+                continue;
+            c.lane = l, c.copy = k, c.len = x->es;
+            c.item = c.lo + w->base + l;
+            c.at = side ? x->d + i * x->ds * x->es : x->s + i * x->ss * x->es;
+            c.src = w->bufs[x->sb].data + x->s + i * x->ss * x->es;
+            if (range_access(&c))
+                return -1;
+        }
     return 0;
 }

@@ -257,11 +257,11 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         if (!(P = vm_prog_new(m, k, args, &r, trap)))
             return trap->kind;
     }
-    if (r.races && !vm_race_prog(P)) {
+    char why[160];
+    if (r.races && !vm_race_prog(P, why, sizeof why)) {
         vm_race_prog_free(P);
         vm_prog_free(P);
-        vm_trap_set(trap, VM_TRAP_NOMEM, "the race detector's shadow of "
-                    "the buffers of kernel '%s'", bc_str(m, m->kernels[k].name));
+        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);
         return trap->kind;
     }
 

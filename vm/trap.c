@@ -206,7 +206,9 @@ static void race_detail(const vm_warp *w, const vm_fault *f, char *buf,
 {
     const vm_prog *P = w->P;
     const uint32_t gs = P->r.group_size;
-    static const char *const what[] = {"read", "write", "atomic", "atomic read"};
+    static const char *const what[] = {"read", "write", "atomic",
+                                       "atomic read", "async copy read",
+                                       "async copy write"};
     char a0[24], a1[24], bn[96], oline[48];
     fmt_addr(a0, sizeof a0, f->addr);
     fmt_addr(a1, sizeof a1, f->addr + f->len - 1);
@@ -224,8 +226,8 @@ static void race_detail(const vm_warp *w, const vm_fault *f, char *buf,
     else
         put(oline, sizeof oline, "pc %u", f->other_pc);
     put(buf, len, "its %s of bytes %s..%s of %s and the %s of work-item "
-        "(%llu,%llu,%llu) at %s %s", what[f->barwhy % 4], a0, a1, bn,
-        what[f->opnd[1] % 4], (unsigned long long)g[0],
+        "(%llu,%llu,%llu) at %s %s", what[f->barwhy % 6], a0, a1, bn,
+        what[f->opnd[1] % 6], (unsigned long long)g[0],
         (unsigned long long)g[1], (unsigned long long)g[2], oline,
         grp != w->g->linear ? "are in different work-groups (nothing orders "
                               "them)" : "are in one barrier interval");
@@ -334,6 +336,9 @@ void vm_warp_trap(const vm_warp *w, enum vm_stop why, vm_trap *t)
         race_detail(w, f, detail, sizeof detail);
     } else if (t->kind == VM_TRAP_IMPL) {
         impl_detail(P, t->pc, f, detail, sizeof detail);
+    } else if (t->kind == VM_TRAP_NOMEM && f->barwhy == VM_NOMEM_RACE) {
+        put(detail, sizeof detail, "no memory for the race detector's "
+            "records of the bytes it accessed");
     } else if (t->kind == VM_TRAP_NOMEM) {
         put(detail, sizeof detail, "printf output of a work-item over %u "
             "bytes, or no memory for it", (unsigned)VM_PRINTF_MAX);

@@ -59,22 +59,22 @@ int vm_range_reqd(const bc_module *m, uint32_t k, const vm_ndrange *nd,
 
 /* A buffer as a warp sees it; lane l's bytes start at data + l * lstride
  * (private arrays; 0 for buffers the lanes share). */
-/* A byte's last accesses (race.c): the last write and two reads by
- * different work-items. item: 1 + the work-item's number in the run
- * (group * group size + local linear id), 0 for none; bar: the barriers
- * its warp had passed; pc: the instruction's, bit 31 set if atomic. */
+/* The race detector's shadow of one aligned 4-byte granule of a global or
+ * local buffer (race.c): the work-item that alone accessed it (item: 1 +
+ * its number in the run, group * group size + local linear id; 0: none),
+ * the barrier interval it did so in, and info (race.c: read or write, the
+ * bytes, the instruction); item UINT32_MAX: the granule is kept byte by
+ * byte, in race.c's records, and ep says where. */
 typedef struct {
-    uint32_t item, bar, pc;
-} vm_access;
-typedef struct vm_shadow {
-    vm_access w, r1, r2;
-} vm_shadow;
+    uint32_t item, ep, info;
+} vm_gran;
+struct vm_racepool;
 typedef struct {
     uint8_t *data;
     uint64_t size;
     uint64_t lstride;
-    vm_shadow *shadow;     /* races: the last accesses of each byte (global
-                              and local buffers; race.c) */
+    vm_gran *shadow;       /* races: the buffer's granules (global and
+                              local buffers; race.c), else NULL */
 } vm_buf;
 
 /* Where a buffer comes from. */
@@ -93,7 +93,14 @@ typedef void (*vm_widen)(uint64_t *dst, const uint8_t *src, uint32_t w);
 
 /* Internal opcodes after the real ones: the end of the code, and an
  * instruction run element by element for its notes (see decode.c). */
-enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_COUNT };
+/* XOP_RACE (--check races): a memory op whose access race.c checks first;
+ * note_op is the op, which runs next. */
+enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_RACE, XOP_COUNT };
+
+/* The opcode an instruction runs (XOP_NOTE and XOP_RACE keep theirs in
+ * note_op). */
+#define VM_REAL_OP(I)                                                       \
+    ((I)->op == XOP_NOTE || (I)->op == XOP_RACE ? (I)->note_op : (I)->op)
 
 /* The multiply-add shape (stdlib/profile.h) of MAD, CMAD and XMAD. */
 static inline enum prof_fuse vm_fuse_shape(unsigned base)
@@ -104,13 +111,13 @@ static inline enum prof_fuse vm_fuse_shape(unsigned base)
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
     const void *label;     /* computed-goto target (unused by the switch) */
-    const void *quiet;     /* XOP_NOTE: note_op's label (computed goto) */
     uint16_t op;           /* enum bc_op, or an XOP_* */
     uint8_t n, flags;      /* components, BC_F_* */
-    uint16_t note_op;      /* XOP_NOTE: the instruction's own opcode, whose
-                              handler (label `quiet`) runs when no element
+    uint16_t note_op;      /* XOP_NOTE, XOP_RACE: the instruction's own
+                              opcode, whose handler runs after the check
+                              (vmredo) or, for XOP_NOTE, when no element
                               can raise a note (vm_note_quiet); a CVT's
-                              conversion is in j */
+                              conversion is then in j */
     uint8_t es;            /* element size of the destination (CVT) */
     uint32_t pc;           /* word index in the bytecode, for messages */
     uint32_t cnt;          /* elements an elementwise op touches: rows * W */
@@ -157,8 +164,9 @@ typedef struct {
     bool fresh;            /* reset writtensize bytes instead, so that a
                               debugger shows no value of an earlier warp */
     uint8_t *tmpl;         /* the register file a warp starts with */
-    vm_shadow **shadow;    /* races: per buffer id, global and constant
-                              ones (race.c), else NULL */
+    vm_gran **shadow;      /* races: per buffer id, the global ones'
+                              granules (race.c), else NULL */
+    struct vm_racepool *rpool; /* races: global bytes kept byte by byte */
     vm_bufinfo *bufs;      /* [0] is the null buffer */
     uint32_t nbufs;
     uint64_t local_bytes;  /* per work-group */
@@ -247,6 +255,8 @@ struct vm_warp {
     uint32_t base;         /* local linear id of lane 0 */
     uint32_t lanes;        /* lanes that exist */
     uint32_t barriers;     /* barriers passed */
+    uint32_t fenced[2];    /* of those, the ones that fence local [0] and
+                              global [1] memory: race.c's intervals */
     uint32_t copies;       /* async copies reached (async.c) */
     uint64_t lm_for;       /* exec mask the lane masks were built for */
     uint64_t *lm64;        /* per lane: all ones if active (for blends) */
@@ -285,7 +295,8 @@ struct vm_group {
      * slots (ins * NOTE_COUNT + note) that are non-zero, ntouched long */
     uint64_t *ncount;
     uint32_t *nfirst, *touched, ntouched;
-    vm_shadow *lshadow;    /* races: the local memory's (race.c) */
+    vm_gran *lshadow;      /* races: the local memory's granules and */
+    struct vm_racepool *lpool; /* bytes (race.c), cleared per group */
     vm_copy *copy;         /* the group's async copies so far */
     uint32_t ncopy, capcopy;
     uint64_t *copybits;    /* per copy: reached, then waited (words each) */
@@ -335,17 +346,46 @@ int vm_async_end(vm_group *g, vm_trap *t);
 
 /* ---- race.c: the data race detector ---- */
 
-/* VM_RACE_ATOMIC_READ: an atomic that writes nothing (a failed cmpxchg) */
-enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ };
-/* Shadow memory of P's global buffers (P->shadow), of g's local memory
- * (g->lshadow, cleared by vm_race_group); false without memory. */
-bool vm_race_prog(vm_prog *P);
+/* The bits (by local linear id) of the work-items of g that reached copy
+ * c (waited false) or waited for its event (true). */
+static inline uint64_t *vm_copybits(const vm_group *g, uint32_t c,
+                                    bool waited)
+{
+    return g->copybits + ((size_t)c * 2 + waited) * g->words;
+}
+
+/* VM_RACE_ATOMIC_READ: an atomic that writes nothing (a failed cmpxchg);
+ * the COPY ones: an async copy's (the trap's words, trap.c) */
+enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ,
+       VM_RACE_COPY_READ, VM_RACE_COPY_WRITE };
+/* vm_fault.barwhy of a NOMEM trap of the race check's */
+enum { VM_NOMEM_RACE = 1 };
+/* Shadow memory of P's global buffers; false, with why (n bytes) saying
+ * so for a NOMEM trap, without memory or with more work-items or
+ * instructions than its records name. */
+bool vm_race_prog(vm_prog *P, char *why, size_t n);
 void vm_race_prog_free(vm_prog *P);
-bool vm_race_group(vm_group *g);
-/* The active lanes' access of instruction I (a memory op: bytes from the
- * pointer plus index * stride; ATOM: the pointer) of kind VM_RACE_*: 0,
- * or -1 with w->fault filled (RACE). */
+/* g's local memory's (cleared by vm_race_group_start); false without
+ * memory. */
+bool vm_race_group_new(vm_group *g);
+void vm_race_group_start(vm_group *g);
+void vm_race_group_free(vm_group *g);
+/* XOP_RACE: the active lanes' access of memory op I, checked before it
+ * runs (lanes out of bounds or misaligned are its to trap: nothing is
+ * checked then); ATOM: the access of lanes exec (kind VM_RACE_ATOMIC or
+ * _ATOMIC_READ). 0, or -1 with w->fault filled (RACE, NOMEM). */
+int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec);
 int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind);
+/* The async copy of instruction I (copy number c of the group), made by
+ * lane l of w: n elements of es bytes, read from src byte s of buffer sb
+ * with a stride of ss elements, written to byte d of buffer db with a
+ * stride of ds. 0, or -1 with w->fault filled. */
+typedef struct {
+    uint32_t db, sb;
+    uint64_t d, s, ds, ss, n, es;
+} vm_copyspan;
+int vm_race_copy(vm_warp *w, const vm_ins *I, uint32_t l, uint32_t c,
+                 const vm_copyspan *x);
 
 /* ---- interp.c: the dispatch loop ---- */
 

@@ -57,24 +57,7 @@ EVENTS = [
 
 # Known failures, each with its reason. Keep it true: a test that passes
 # is reported as such ("now passes") and should leave the table.
-MISSED = ("clvm's race check misses this race (docs/semantics.md, "
-          "\"Data races\": each byte keeps only its last write and two "
-          "reads; async copies are not checked)")
-STRICTER = ("clvm is stricter: every work-item stores to the same bytes "
-            "with no barrier, a data race in OpenCL C whatever the values; "
-            "Oclgrind lets writes of one value pass")
 XFAIL = {
-    "data-race/uniform_write_race": STRICTER,
-    "misc/vector_argument": STRICTER,
-    "async_copy/async_copy_global_race": MISSED,
-    "async_copy/async_copy_local_race": MISSED,
-    "atomics/atomic_cmpxchg_write_race": MISSED,
-    "atomics/atomic_intergroup_race": MISSED,
-    "atomics/atomic_race_after": MISSED,
-    "atomics/atomic_race_before": MISSED,
-    "data-race/global_only_fence": MISSED,
-    "data-race/intragroup_hidden_race": MISSED,
-    "data-race/local_only_fence": MISSED,
 }
 
 
