@@ -33,7 +33,9 @@
 
 static const char cl_prologue[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"
-    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+    "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
 /* Division and fma are then correctly rounded: the results are pinned. */
 static const char cl_options[] = "-cl-fp32-correctly-rounded-divide-sqrt";
 
@@ -103,7 +105,7 @@ static int run_module(const bc_module *m, uint32_t kidx, const dt_kernel *k, uin
     for (int i = 0; i < k->nparam; i++) /* a value: its bytes, ty_sizeof */
         if (pmask >> i & 1)
             args[na++] = (vm_arg){k->param[i].bytes, k->param[i].size};
-    vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .threads = 1};
+    vm_ndrange nd = {.dims = 1, .global = {DT_ITEMS}, .local = {DT_LOCAL}, .threads = 1};
     vm_trap trap;
     if (vm_run(m, kidx, args, &nd, &trap)) {
         snprintf(msg, msglen, "clvm trapped: %s", trap.msg);
@@ -209,7 +211,7 @@ static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
                 if ((err = clSetKernelArg(kern[i], arg++, pa->size, pa->bytes)))
                     job_fail(j, "clSetKernelArg (value)", err);
             }
-        size_t global = DT_ITEMS, local = 1;
+        size_t global = DT_ITEMS, local = DT_LOCAL;
         if (!j->status &&
             (err = clEnqueueNDRangeKernel(queue, kern[i], 1, NULL, &global, &local, 0, NULL, NULL)))
             job_fail(j, "clEnqueueNDRangeKernel", err);
@@ -507,7 +509,7 @@ static void shrink(dt_kernel *k, const side *sd, const char *refusal)
     for (int round = 0; round < 20; round++) {
         int nl = 0;
         for (int s = 0; s < n; s++)
-            if (!k->all[s]->dead)
+            if (!k->all[s]->dead && !k->all[s]->keep)
                 live[nl++] = s;
         for (int c = 0; c < nl; c++) {
             for (int s = 0; s < n; s++)
