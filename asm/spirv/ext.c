@@ -202,9 +202,13 @@ static size_t string_lit(SX *x, uint32_t ptr, char *buf, size_t cap,
         }
     }
     uint32_t init = spv_id(m, vd, 4), id = m->def[init];
+    size_t n = 0;
+    if (spv_op(m, id) == SpvOpConstantNull) { /* "": its bytes are all 0 */
+        buf[0] = 0;
+        return 0;
+    }
     if (spv_op(m, id) != SpvOpConstantComposite)
         return SIZE_MAX;
-    size_t n = 0;
     for (uint32_t i = 3; i < spv_wc(m, id); i++) {
         const spv_const *k = spv_const_of(m, spv_id(m, id, i));
         if (!k)

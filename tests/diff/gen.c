@@ -1566,12 +1566,24 @@ static bool uses(const char *text, const char *name)
     return false;
 }
 
+/* The kernel's statements; DT_NAME_MARK (in printf's formats) becomes
+ * the kernel's name. */
 static char *body_of(const dt_kernel *k, bool cl)
 {
-    sbuf body = {0};
+    sbuf body = {0}, named = {0};
     put(&body, "");
     render_list(&body, k->top, k->ntop, 1, cl);
-    return body.s;
+    if (!strchr(body.s, DT_NAME_MARK))
+        return body.s;
+    put(&named, "");
+    for (const char *p = body.s, *m; *p; p = m + 1) {
+        m = strchr(p, DT_NAME_MARK);
+        put(&named, "%.*s%s", (int)(m ? m - p : (ptrdiff_t)strlen(p)), p, m ? k->name : "");
+        if (!m)
+            break;
+    }
+    free(body.s);
+    return named.s;
 }
 
 static uint32_t params_in(const dt_kernel *k, const char *body)

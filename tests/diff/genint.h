@@ -40,6 +40,9 @@ typedef struct {
     dt_syncstate sy;
 } gen;
 
+/* Written where the kernel's name goes (printf's formats begin with it). */
+#define DT_NAME_MARK '\001'
+
 /* gen.c's helpers (docs in gen.c). */
 unsigned dt_rnd(gen *g, unsigned n);
 char *dt_str(gen *g, const char *fmt, ...);

@@ -207,10 +207,111 @@ dt_stmt *dt_sync_async(gen *g)
     return dt_line(g, cl, ir);
 }
 
+/* Flags (some of "-+ #0", those C defines for conversion c), a width and
+ * a precision (where c takes one), as printf's format has them. */
+static const char *fwp(gen *g, char c, unsigned maxw)
+{
+    char f[8];
+    int n = 0;
+    for (const char *p = "-+ #0"; *p; p++) {
+        /* '#' and '0' are undefined with d i u c s (and refused); '+' and
+         * ' ' mean nothing to c s o u x X: PoCL gets those wrong (its
+         * fault 10) */
+        bool ok = !(*p == '#' && strchr("diucs", c)) && !(*p == '0' && strchr("cs", c)) &&
+                  !(strchr("+ ", *p) && strchr("csouxX", c));
+        if (ok && dt_rnd(g, 4) == 0)
+            f[n++] = *p;
+    }
+    f[n] = 0;
+    const char *w = dt_rnd(g, 2) ? "" : dt_str(g, "%u", dt_rnd(g, maxw + 1));
+    const char *pr = c == 'c' || dt_rnd(g, 2) ? "" : dt_rnd(g, 8) ? dt_str(g, ".%u", dt_rnd(g, 13)) : ".";
+    if (*w == '0' || (c == 's' && *pr)) /* a width does not begin with 0 (a flag);
+                                         * PoCL's fault 12: %5.1s */
+        w = "";
+    return dt_str(g, "%s%s%s", f, w, pr);
+}
+
+static const struct { char len[3]; uint8_t s[2]; } int_lens[] = {
+    {"", {TY_INT, TY_UINT}}, {"hh", {TY_CHAR, TY_UCHAR}}, {"h", {TY_SHORT, TY_USHORT}},
+    {"l", {TY_LONG, TY_ULONG}},
+};
+
+/* A floating printf argument of type t: a float leaf, its NaNs made the
+ * positive quiet NaN (the sign of a NaN is no value's: "nan" or "-nan" is
+ * not the point), converted to double for a double (PoCL prints a double
+ * as the float nearest it, its fault 9: the value is one). */
+static ex float_arg(gen *g, ty_t t)
+{
+    ty_t f = {TY_FLOAT, t.n};
+    ex x = dt_expr(g, f, 0);
+    const char *F = tname(g, f);
+    ex e = {dt_str(g, "((%s != %s) ? (%s)(as_float(0x7fc00000u)) : %s)", x.cl, x.cl, F, x.cl),
+            dt_str(g, "((%s != %s) ? (%s)(as_float(0x7fc00000)) : %s)", x.ir, x.ir, F, x.ir)};
+    if (t.s == TY_FLOAT)
+        return e;
+    const char *cv = t.n > 1 ? dt_str(g, "convert_double%u", t.n) : "convert_double";
+    return (ex){dt_str(g, "%s(%s)", cv, e.cl), dt_str(g, "%s(%s)", cv, e.ir)};
+}
+
+/* One conversion of printf and its argument, appended to *f and *a. */
+static void conversion(gen *g, char **f, ex *a)
+{
+    static const uint8_t widths[] = {2, 3, 4, 8, 16};
+    static const char *const strs[] = {"", "a", "hello", "x y", "50%", "-+ #0"};
+    unsigned r = dt_rnd(g, 12);
+    ex e = {NULL, NULL};
+    if (r < 3) { /* an integer */
+        char c = "diouxX"[dt_rnd(g, 6)];
+        unsigned l = dt_rnd(g, 4);
+        *f = dt_str(g, "%s%%%s%s%c", *f, fwp(g, c, 20), int_lens[l].len, c);
+        e = dt_expr(g, scal(int_lens[l].s[dt_rnd(g, 2)]), 1);
+    } else if (r == 3) { /* a printable character */
+        *f = dt_str(g, "%s%%%sc", *f, fwp(g, 'c', 6));
+        ex v = dt_expr(g, scal(TY_UINT), 1);
+        e = (ex){dt_str(g, "(((%s) & 63u) + 32u)", v.cl), dt_str(g, "(((%s) & 63) + 32)", v.ir)};
+    } else if (r < 7) { /* a float or double */
+        char c = "fFeEgGaA"[dt_rnd(g, 8)];
+        *f = dt_str(g, "%s%%%s%s%c", *f, fwp(g, c, 24), dt_rnd(g, 4) ? "" : "l", c);
+        e = float_arg(g, scal(dt_rnd(g, 2) ? TY_FLOAT : TY_DOUBLE));
+    } else if (r < 10) { /* a vector */
+        unsigned n = widths[dt_rnd(g, 5)];
+        bool flt = dt_rnd(g, 3) == 0;
+        char c = flt ? "fFeEgGaA"[dt_rnd(g, 8)] : "diouxX"[dt_rnd(g, 6)];
+        unsigned l = flt ? 0 : dt_rnd(g, 4);
+        const char *len = flt ? (dt_rnd(g, 2) ? "hl" : "l") : l ? int_lens[l].len : "hl";
+        unsigned s = flt ? (len[0] == 'h' ? TY_FLOAT : TY_DOUBLE) : int_lens[l].s[dt_rnd(g, 2)];
+        if (s == TY_DOUBLE && n == 16) /* PoCL's fault 11 */
+            n = 8;
+        *f = dt_str(g, "%s%%%sv%u%s%c", *f, fwp(g, c, 8), n, len, c);
+        ty_t t = {(uint8_t)s, (uint8_t)n};
+        e = flt ? float_arg(g, t) : dt_expr(g, t, 1);
+    } else if (r == 10) { /* a string literal */
+        *f = dt_str(g, "%s%%%ss", *f, fwp(g, 's', 8));
+        const char *str = strs[dt_rnd(g, sizeof strs / sizeof strs[0])];
+        e = (ex){dt_str(g, "\"%s\"", str), dt_str(g, "\"%s\"", str)};
+    } else {
+        *f = dt_str(g, "%s%%%%", *f);
+    }
+    if (e.cl) {
+        a->cl = dt_str(g, "%s, %s", a->cl, e.cl);
+        a->ir = dt_str(g, "%s, %s", a->ir, e.ir);
+    }
+}
+
+/* A printf of one to three conversions (every conversion but %p, whose
+ * text is the implementation's), each line beginning with the kernel's
+ * name and the work-item's gid, by which the outputs are compared. */
 dt_stmt *dt_sync_printf(gen *g)
 {
-    (void)g;
-    return NULL;
+    char *f = dt_str(g, "%c:%%lu:", DT_NAME_MARK);
+    ex a = {"", ""};
+    for (unsigned i = 0, n = 1 + dt_rnd(g, 3); i < n; i++) {
+        f = dt_str(g, "%s ", f);
+        conversion(g, &f, &a);
+    }
+    g->k->prints = true;
+    return dt_line(g, dt_str(g, "printf(\"%s\\n\", gid%s);", f, a.cl),
+                   dt_str(g, "printf(\"%s\\n\", gid%s)", f, a.ir));
 }
 
 /* Lines run by the group's first work-item, in a block of each
