@@ -219,6 +219,8 @@ static const char *fwp(gen *g, char c, unsigned maxw)
          * fault 10) */
         bool ok = !(*p == '#' && strchr("diucs", c)) && !(*p == '0' && strchr("cs", c)) &&
                   !(strchr("+ ", *p) && strchr("csouxX", c));
+        if (ok && *p == ' ' && memchr(f, '+', (size_t)n)) /* with '+': no effect (10) */
+            ok = false;
         if (ok && dt_rnd(g, 4) == 0)
             f[n++] = *p;
     }
@@ -280,7 +282,7 @@ static void conversion(gen *g, char **f, ex *a)
         unsigned l = flt ? 0 : dt_rnd(g, 4);
         const char *len = flt ? (dt_rnd(g, 2) ? "hl" : "l") : l ? int_lens[l].len : "hl";
         unsigned s = flt ? (len[0] == 'h' ? TY_FLOAT : TY_DOUBLE) : int_lens[l].s[dt_rnd(g, 2)];
-        if (s == TY_DOUBLE && n == 16) /* PoCL's fault 11 */
+        if ((s == TY_DOUBLE || s == TY_LONG || s == TY_ULONG) && n == 16) /* PoCL's fault 11 */
             n = 8;
         *f = dt_str(g, "%s%%%sv%u%s%c", *f, fwp(g, c, 8), n, len, c);
         ty_t t = {(uint8_t)s, (uint8_t)n};
