@@ -273,6 +273,18 @@ static size_t splice(SX *x, const char *fmt, size_t len, char *out,
         if (next >= wc)
             sx_refuse(x, "printf format \"%s\": '%.*s' has no argument", fmt,
                       (int)sp.len, fmt + sp.start);
+        for (unsigned k = pf_nstars(&sp); k; k--) {   /* '*': an int each */
+            if (next >= wc)
+                break;
+            uint32_t sid = spv_id(&x->m, x->at, next++);
+            w[1 + n] = sx_val_reg(x, &x->fr->v[sid], sid);
+            const bc_reg *rg = sx_r(x, w[1 + n]);
+            args[n++] = (pf_arg){rg->kind == BC_REG_PTR ? PF_ARG_POINTER
+                                                        : PF_ARG_VALUE, rg->type};
+        }
+        if (next >= wc)
+            sx_refuse(x, "printf format \"%s\": '%.*s' has no argument", fmt,
+                      (int)sp.len, fmt + sp.start);
         char str[1024], cf[PF_CFMT_MAX];
         const char *why;
         uint32_t id = spv_id(&x->m, x->at, next++);
