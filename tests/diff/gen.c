@@ -54,15 +54,22 @@ static void *kalloc(dt_kernel *k, size_t n)
     return b->data;
 }
 
+static char *vkstr(gen *g, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *s = kalloc(g->k, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
 static char *kstr(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = kalloc(g->k, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = vkstr(g, fmt, ap);
     va_end(ap);
     return s;
 }
@@ -1023,11 +1030,7 @@ char *dt_str(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = kalloc(g->k, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = vkstr(g, fmt, ap);
     va_end(ap);
     return s;
 }

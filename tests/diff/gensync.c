@@ -331,28 +331,30 @@ static void by_first(gen *g, char **cl, char **ir, char **lcl, char **lir, int n
     *ir = dt_str(g, "%s\nend", *ir);
 }
 
-dt_stmt *dt_sync_prologue(gen *g)
+/* The statement of n lines by the first work-item (kept by the shrinker),
+ * with a barrier after them (the prologue) or before (the epilogue). */
+static dt_stmt *first_block(gen *g, char **lcl, char **lir, int n, bool pro)
 {
-    dt_syncstate *y = &g->sy;
-    if (!y->ninit)
+    if (!n)
         return NULL;
-    char *cl = "", *ir = "";
-    by_first(g, &cl, &ir, y->init_cl, y->init_ir, y->ninit);
-    cl = dt_str(g, "%s\nbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);", cl);
-    ir = dt_str(g, "%s\nbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)", ir);
+    char *cl = pro ? "" : "barrier(CLK_LOCAL_MEM_FENCE);\n";
+    char *ir = pro ? "" : "barrier(CLK_LOCAL_MEM_FENCE)\n";
+    by_first(g, &cl, &ir, lcl, lir, n);
+    if (pro) {
+        cl = dt_str(g, "%s\nbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);", cl);
+        ir = dt_str(g, "%s\nbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)", ir);
+    }
     dt_stmt *s = dt_line(g, cl, ir);
     s->keep = true;
     return s;
 }
 
+dt_stmt *dt_sync_prologue(gen *g)
+{
+    return first_block(g, g->sy.init_cl, g->sy.init_ir, g->sy.ninit, true);
+}
+
 dt_stmt *dt_sync_epilogue(gen *g)
 {
-    dt_syncstate *y = &g->sy;
-    if (!y->nout)
-        return NULL;
-    char *cl = "barrier(CLK_LOCAL_MEM_FENCE);\n", *ir = "barrier(CLK_LOCAL_MEM_FENCE)\n";
-    by_first(g, &cl, &ir, y->out_cl, y->out_ir, y->nout);
-    dt_stmt *s = dt_line(g, cl, ir);
-    s->keep = true;
-    return s;
+    return first_block(g, g->sy.out_cl, g->sy.out_ir, g->sy.nout, false);
 }
