@@ -230,6 +230,9 @@ static const char *fwp(gen *g, char c, unsigned maxw)
     if (*w == '0' || (c == 's' && *pr)) /* a width does not begin with 0 (a flag);
                                          * PoCL's fault 12: %5.1s */
         w = "";
+    char *z = strchr(f, '0');
+    if (z && *pr && strchr("diouxX", c)) /* ignored with a precision: PoCL's fault 10 */
+        memmove(z, z + 1, strlen(z));
     return dt_str(g, "%s%s%s", f, w, pr);
 }
 
