@@ -238,6 +238,32 @@ typedef struct {
     uint32_t col;
 } parg;
 
+/* An argument of a '*' width or precision: an int (a literal takes
+ * int). */
+static bool star_arg(A *a, const pf_spec *s, const char *fmt, parg *p)
+{
+    char msg[160];
+    if (p->str) {
+        pf_check_star(s, fmt, (pf_arg){PF_ARG_STRING, {0, 1}}, msg, sizeof msg);
+        asm_error(a, p->str->col, tend(p->str), "%s", msg);
+        return false;
+    }
+    node *x = p->e;
+    if (!check_expr(a, x))
+        return false;
+    if ((x->x.cls == X_LIT || x->x.cls == X_SIZE || x->x.cls == X_BOOL) &&
+        !settle_coerce(a, x, (ty_t){TY_INT, 1}, false, "printf argument"))
+        return false;
+    pf_arg pa = {x->x.cls == X_PTR ? PF_ARG_POINTER : PF_ARG_VALUE, x->x.t};
+    if (x->x.cls == X_VOID || pf_check_star(s, fmt, pa, msg, sizeof msg)) {
+        if (x->x.cls == X_VOID)
+            snprintf(msg, sizeof msg, "'*' needs a value");
+        asm_error_node(a, x, "%s", msg);
+        return false;
+    }
+    return true;
+}
+
 /* Checks format f against the arguments, conversion by conversion, and
  * writes the format the VM stores to out (%s of a string literal is
  * formatted here, into it). */
@@ -259,13 +285,16 @@ static bool printf_body(A *a, parg *args, unsigned na, cstr *f, char **out,
                 return false;
             continue;
         }
-        if (used == na) {
+        if (used + pf_nstars(&s) >= na) {
             asm_error(a, c0, c1, "'%.*s' has no argument", (int)s.len,
                       f->s + s.start);
             return false;
         }
-        parg *p = &args[used++];
         char msg[160];
+        for (unsigned k = pf_nstars(&s); k; k--)   /* '*': an int each */
+            if (!star_arg(a, &s, f->s, &args[used++]))
+                return false;
+        parg *p = &args[used++];
         if (p->str) {
             if (pf_check_arg(&s, f->s, (pf_arg){PF_ARG_STRING, {0, 1}}, msg,
                              sizeof msg)) {

@@ -417,6 +417,34 @@ static bool out_value(vm_warp *w, vm_pout *o, const pf_spec *s, uint32_t x,
     return out_conv(o, cf, PA_ULL, &v);
 }
 
+/* A '*' width (prec false) or precision of s from lane l of register x,
+ * an integer of at most 4 bytes read as int: a negative width is the '-'
+ * flag and its magnitude, a negative precision none. False (a NOMEM
+ * trap) for one past what a work-item may print. */
+static bool star(vm_warp *w, pf_spec *s, uint32_t x, uint32_t l, bool prec)
+{
+    enum ty_scalar el = (enum ty_scalar)w->P->k->regs[x].type.s;
+    unsigned es = ty_scalar_size(el);
+    uint64_t u = ty_get_bits(lane_val(w, x, l, 0), es);
+    if (ty_is_signed(el) && (u >> (8 * es - 1) & 1))
+        u |= ~0ull << (8 * es);
+    int64_t v = (int64_t)(u & 0xffffffffu);
+    if (v > INT32_MAX)   /* a uint above INT_MAX: C's int of its bits */
+        v -= (int64_t)1 << 32;
+    if (prec) {
+        s->prec = v < 0 ? -1 : (int)(v > VM_PRINTF_MAX ? VM_PRINTF_MAX + 1 : v);
+        return v <= VM_PRINTF_MAX;
+    }
+    if (v < 0) {
+        v = -v;
+        size_t nf = strlen(s->flags);
+        if (!strchr(s->flags, '-') && nf + 1 < sizeof s->flags)
+            s->flags[nf] = '-', s->flags[nf + 1] = 0;
+    }
+    s->width = (int)(v > VM_PRINTF_MAX ? VM_PRINTF_MAX + 1 : v);
+    return v <= VM_PRINTF_MAX;
+}
+
 int vm_native_printf(vm_warp *w, const vm_ins *I, uint64_t exec)
 {
     const vm_prog *P = w->P;
@@ -439,6 +467,9 @@ int vm_native_printf(vm_warp *w, const vm_ins *I, uint64_t exec)
                 ok = ok && out_add(o, "%", 1);
                 continue;
             }
+            for (unsigned k = 0; k < 2; k++)   /* '*': width, precision */
+                if (s.star >> k & 1)
+                    ok = ok && star(w, &s, list[argi++], l, k == 1);
             uint32_t x = list[argi++];
             for (uint32_t k = 0; ok && k < (s.vec ? s.vec : 1u); k++)
                 ok = (k == 0 || out_add(o, ",", 1)) &&

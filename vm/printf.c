@@ -21,13 +21,14 @@ static int fail(pf_error *e, size_t at, const char *fmt, ...)
 static bool is_int_conv(char c) { return c && strchr("diouxX", c); }
 static bool is_flt_conv(char c) { return c && strchr("fFeEgGaA", c); }
 
-/* A decimal width or precision at fmt[*i]: -1 if none. */
+/* A decimal width or precision at fmt[*i]: -1 if none, -3 for '*'. */
 static int number(const char *fmt, size_t len, size_t *i, pf_error *e,
                   const char *what)
 {
-    if (*i < len && fmt[*i] == '*')
-        return fail(e, *i, "'*' %s is not supported: write the number in "
-                    "the format", what), -2;
+    if (*i < len && fmt[*i] == '*') {
+        ++*i;
+        return -3;
+    }
     long v = -1;
     size_t at = *i;
     for (; *i < len && fmt[*i] >= '0' && fmt[*i] <= '9'; ++*i) {
@@ -58,12 +59,16 @@ int pf_next(const char *fmt, size_t len, size_t *pos, pf_spec *s,
     }
     if ((s->width = number(fmt, len, &i, e, "field width")) == -2)
         return -1;
+    if (s->width == -3)
+        s->width = -1, s->star |= PF_STAR_W;
     s->prec = -1;
     if (i < len && fmt[i] == '.') {
         i++;
         if ((s->prec = number(fmt, len, &i, e, "precision")) == -2)
             return -1;
-        if (s->prec < 0)
+        if (s->prec == -3)
+            s->prec = -1, s->star |= PF_STAR_P;
+        else if (s->prec < 0)
             s->prec = 0;    /* "." alone is precision 0, as in C */
     }
     if (i < len && fmt[i] == 'v') {
@@ -133,7 +138,11 @@ int pf_next(const char *fmt, size_t len, size_t *pos, pf_spec *s,
     if (strchr(s->flags, '0') && strchr("csp", c))
         return fail(e, s->start, "'%.*s': flag '0' has no meaning for %%%c",
                     cl, sp, c);
-    if (s->prec >= 0 && strchr("cp", c))
+    if (s->star && c == 's')
+        return fail(e, s->start, "'%.*s': '*' with %%s is not supported (a "
+                    "string literal is formatted when assembling): write "
+                    "the number", cl, sp);
+    if ((s->prec >= 0 || (s->star & PF_STAR_P)) && strchr("cp", c))
         return fail(e, s->start, "'%.*s': a precision has no meaning for "
                     "%%%c", cl, sp, c);
     return 1;
@@ -142,6 +151,26 @@ int pf_next(const char *fmt, size_t len, size_t *pos, pf_spec *s,
 bool pf_takes_arg(const pf_spec *s)
 {
     return s->conv != '%';
+}
+
+unsigned pf_nstars(const pf_spec *s)
+{
+    return (s->star & PF_STAR_W ? 1u : 0u) + (s->star & PF_STAR_P ? 1u : 0u);
+}
+
+int pf_check_star(const pf_spec *s, const char *fmt, pf_arg a, char *msg,
+                  size_t msglen)
+{
+    char tn[TY_NAME_MAX];
+    if (a.kind == PF_ARG_VALUE && a.type.n == 1 &&
+        !ty_is_float((enum ty_scalar)a.type.s) &&
+        ty_scalar_size((enum ty_scalar)a.type.s) <= 4)
+        return 0;
+    snprintf(msg, msglen, "'%.*s': '*' needs an int, not %s", (int)s->len,
+             fmt + s->start, a.kind == PF_ARG_STRING ? "a string"
+                             : a.kind == PF_ARG_POINTER ? "a pointer"
+                                                        : ty_name(a.type, tn));
+    return -1;
 }
 
 /* The element a length gives: its bytes (0: any up to int). */
@@ -233,9 +262,14 @@ int pf_check(const char *fmt, size_t len, const pf_arg *args, unsigned n,
     while ((r = pf_next(fmt, len, &pos, &s, e)) == 1) {
         if (!pf_takes_arg(&s))
             continue;
-        if (used == n)
+        if (used + pf_nstars(&s) >= n)
             return fail(e, s.start, "'%.*s' has no argument (%u given)",
                         (int)s.len, fmt + s.start, n);
+        for (unsigned k = pf_nstars(&s); k; k--)
+            if (pf_check_star(&s, fmt, args[used++], e->msg, sizeof e->msg)) {
+                e->at = s.start;
+                return -1;
+            }
         if (pf_check_arg(&s, fmt, args[used], e->msg, sizeof e->msg)) {
             e->at = s.start;
             return -1;

@@ -3,8 +3,9 @@
  * was not checked) and formatting one conversion (the interpreter).
  *
  * A conversion is  % [flags] [width] [.precision] [vN] [length] conv :
- * flags - + space # 0; width and precision decimal, at most PF_MAX_WIDTH
- * (no '*'); vN a vector of N = 2, 3, 4, 8, 16 components, which needs a
+ * flags - + space # 0; width and precision decimal, at most PF_MAX_WIDTH,
+ * or '*' (an int argument before the value: a negative width is the '-'
+ * flag and its magnitude, a negative precision none); vN a vector of N = 2, 3, 4, 8, 16 components, which needs a
  * length; length hh h hl l (hl only with vN); conv d i o u x X c s p f F
  * e E g G a A, or %%. No %n. docs/ir.md gives the argument each takes. */
 #ifndef CLVM_PRINTF_H
@@ -32,8 +33,10 @@ typedef struct {
     uint8_t vec;       /* 0: a scalar; else the component count */
     uint8_t length;    /* enum pf_len */
     char flags[6];     /* the flags given, NUL-terminated, each once */
-    int width, prec;   /* -1: not given */
+    int width, prec;   /* -1: not given (or given by an argument) */
+    uint8_t star;      /* PF_STAR_W, PF_STAR_P: '*' width, precision */
 } pf_spec;
+enum { PF_STAR_W = 1, PF_STAR_P = 2 };
 
 /* A format problem: at byte `at` of the format, what is wrong. */
 typedef struct {
@@ -56,6 +59,14 @@ typedef struct {
 
 /* Does conversion s take an argument (all but %%)? */
 bool pf_takes_arg(const pf_spec *s);
+
+/* The '*' arguments s takes before its value (0, 1 or 2). */
+unsigned pf_nstars(const pf_spec *s);
+
+/* Checks argument a against a '*' of s: an integer of at most 4 bytes,
+ * read as an int. Returns 0, or -1 with msg. */
+int pf_check_star(const pf_spec *s, const char *fmt, pf_arg a, char *msg,
+                  size_t msglen);
 
 /* Checks argument a against s. Returns 0, or -1 with msg saying what s
  * needs ("%v4hlf needs a float4, not a double4"). */

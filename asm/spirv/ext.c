@@ -128,12 +128,23 @@ static void math(SX *x, int f, char how)
         unsigned sz = ty_scalar_size((enum ty_scalar)t.s);
         rt = TY(sz == 4 ? TY_INT : sz == 8 ? TY_LONG : TY_SHORT, t.n);
     }
-    w[0] = sx_def(x, rt);
+    /* nan(code): the instruction writes the floating bits into a
+     * register of the code's type; the result is a floating register
+     * (else a conversion of it, printf's promotion to double, would take
+     * the bits for an integer) */
+    bool utof = mi->shape == MFS_UTOF;
+    w[0] = utof ? sx_temp(x, rt) : sx_def(x, rt);
     w[1 + mi->nargs] = (uint32_t)f;
     sx_emit(x, form == MF_FORM_TEST
                    ? (mi->nargs == 1 ? BCB_FTEST : BCB_FTEST2)
                    : (enum bc_base)(BCB_MATH1 + mi->nargs - 1),
             s, t.n, 0, w, 2u + mi->nargs);
+    if (utof) {
+        unsigned sz = ty_scalar_size((enum ty_scalar)t.s);
+        ty_t ft = TY(sz == 2 ? TY_HALF : sz == 4 ? TY_FLOAT : TY_DOUBLE, t.n);
+        uint32_t mv[2] = {sx_def(x, ft), w[0]};
+        sx_emit(x, BCB_MOV, (enum ty_scalar)ft.s, ft.n, 0, mv, 2);
+    }
 }
 
 /* vloadn(offset, p, n), vload_half[n](offset, p[, n]), vloada_halfn. */
@@ -202,9 +213,13 @@ static size_t string_lit(SX *x, uint32_t ptr, char *buf, size_t cap,
         }
     }
     uint32_t init = spv_id(m, vd, 4), id = m->def[init];
+    size_t n = 0;
+    if (spv_op(m, id) == SpvOpConstantNull) { /* "": its bytes are all 0 */
+        buf[0] = 0;
+        return 0;
+    }
     if (spv_op(m, id) != SpvOpConstantComposite)
         return SIZE_MAX;
-    size_t n = 0;
     for (uint32_t i = 3; i < spv_wc(m, id); i++) {
         const spv_const *k = spv_const_of(m, spv_id(m, id, i));
         if (!k)
@@ -258,6 +273,18 @@ static size_t splice(SX *x, const char *fmt, size_t len, char *out,
         if (next >= wc)
             sx_refuse(x, "printf format \"%s\": '%.*s' has no argument", fmt,
                       (int)sp.len, fmt + sp.start);
+        for (unsigned k = pf_nstars(&sp); k; k--) {   /* '*': an int each */
+            if (next >= wc)
+                break;
+            uint32_t sid = spv_id(&x->m, x->at, next++);
+            w[1 + n] = sx_val_reg(x, &x->fr->v[sid], sid);
+            const bc_reg *rg = sx_r(x, w[1 + n]);
+            args[n++] = (pf_arg){rg->kind == BC_REG_PTR ? PF_ARG_POINTER
+                                                        : PF_ARG_VALUE, rg->type};
+        }
+        if (next >= wc)
+            sx_refuse(x, "printf format \"%s\": '%.*s' has no argument", fmt,
+                      (int)sp.len, fmt + sp.start);
         char str[1024], cf[PF_CFMT_MAX];
         const char *why;
         uint32_t id = spv_id(&x->m, x->at, next++);
@@ -281,9 +308,8 @@ static size_t splice(SX *x, const char *fmt, size_t len, char *out,
     }
     if (r < 0)
         sx_refuse(x, "printf format \"%s\": %s", fmt, e.msg);
-    if (next < wc)
-        sx_refuse(x, "printf format \"%s\": argument %u is not used", fmt,
-                  next - 5);
+    /* arguments past the format's are evaluated and ignored (C99
+     * 7.19.6.1): the IR, stricter, has none */
     append(x, out, &olen, cap, fmt + tx, len - tx, false);
     *nargs = n;
     return olen;

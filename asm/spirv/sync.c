@@ -99,13 +99,19 @@ bool sx_atomic(SX *x, uint32_t op)
     enum ty_scalar s = (enum ty_scalar)t.s;
     if (s == TY_FLOAT && a->fn != AT_XCHG)
         sx_refuse(x, "%s on float", a->name);
-    if (a->sign != 'p' && (a->sign == 's') != ty_is_signed(s))
-        sx_refuse(x, "%s through a pointer to %s (a pointer cast to the "
-                  "other signedness) is not supported yet", a->name,
-                  ty_scalar_name(s));
+    if (a->sign != 'p' && (a->sign == 's') != ty_is_signed(s)) {
+        /* SPIR-V's integers have no sign (a uint array is an int array
+         * there): the instruction's sign is the one min and max compare
+         * in, so the pointer is seen as one to that type */
+        bool wide = ty_scalar_size(s) == 8;
+        s = a->sign == 's' ? (wide ? TY_LONG : TY_INT) : (wide ? TY_ULONG : TY_UINT);
+        t = TY(s, 1);
+        p = sx_ptr_at(x, p, sx_const(x, TY(TY_INT, 1), 0), t);
+    }
     uint32_t d = sx_def(x, t);
-    uint32_t va = a->cmp ? sx_reg(x, a->cmp) : a->val ? sx_reg(x, a->val) : d;
-    uint32_t vb = a->val ? sx_reg(x, a->val) : va;
+    uint32_t vv = a->val ? sx_as(x, sx_reg(x, a->val), t) : d;
+    uint32_t va = a->cmp ? sx_as(x, sx_reg(x, a->cmp), t) : vv;
+    uint32_t vb = a->val ? vv : va;
     uint32_t w[5] = {d, p, va, vb, a->fn};
     emit_atom(x, s, a->sign, w);
     return true;

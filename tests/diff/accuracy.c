@@ -146,10 +146,10 @@ int dt_acc_pocl_fault(enum mathfn f, bool dbl, unsigned n, double ref, double v)
 {
     if (!dbl && n > 1 && (f == MF_SIN || f == MF_COS || f == MF_TAN || f == MF_SINCOS))
         return 4;
-    if (dbl && n > 1 && (f == MF_POW || f == MF_POWR || f == MF_FMOD || f == MF_REMAINDER ||
-                         f == MF_REMQUO || f == MF_ROOTN))
+    if (dbl && n > 1 && (f == MF_POW || f == MF_POWN || f == MF_POWR || f == MF_FMOD ||
+                         f == MF_REMAINDER || f == MF_REMQUO || f == MF_ROOTN))
         return 5;
-    if ((f == MF_SINPI || f == MF_TANPI) && ref == 0 && v == 0)
+    if ((f == MF_SINPI || f == MF_TANPI || f == MF_FRACT) && ref == 0 && v == 0)
         return 6;
     return 0;
 }

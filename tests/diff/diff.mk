@@ -7,13 +7,13 @@ SEED  ?= 1
 COUNT ?= 1000
 DIFF_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
                   $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
-DIFF_SRC := tests/diff/difftest.c tests/diff/gen.c tests/diff/accuracy.c
+DIFF_SRC := tests/diff/difftest.c tests/diff/dtprint.c tests/diff/gen.c tests/diff/gensync.c tests/diff/accuracy.c
 # The OpenCL implementation compared against: PoCL, pinned through the ICD
 # loader so that no other installed platform is picked up first. Where
 # this file is not, the loader's own choice stands (DIFF_ICD= unpins).
 DIFF_ICD ?= $(wildcard /usr/lib/x86_64-linux-gnu/libpocl.so.2)
 
-$(BUILD)/diff/difftest: $(DIFF_SRC) tests/diff/gen.h tests/diff/accuracy.h $(LIB)
+$(BUILD)/diff/difftest: $(DIFF_SRC) tests/diff/gen.h tests/diff/genint.h tests/diff/dtprint.h tests/diff/accuracy.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DIFF_SRC) $(LIB) $(LDFLAGS) -lOpenCL $(LDLIBS) -o $@
 

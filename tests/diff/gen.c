@@ -3,7 +3,7 @@
  * operations whose result the specification leaves open are masked or
  * never generated. Each expression is built as text in both languages at
  * once, so the two kernels agree by construction. */
-#include "tests/diff/gen.h"
+#include "tests/diff/genint.h"
 
 #include "tests/diff/accuracy.h"
 
@@ -23,26 +23,6 @@ const uint8_t dt_buf_scalar[DT_NBUF] = {
 #undef X
 };
 
-enum { MAXVAR = 10, MAXDECL = 512, MAXBODY = 24, MAXSTMT = 4096 };
-
-typedef struct {
-    char *cl, *ir;
-} ex;
-
-typedef struct {
-    dt_kernel *k;
-    uint64_t rng;
-    int nvar;
-    ty_t vt[MAXVAR];
-    int nconst;
-    int nout[DT_NBUF];
-    int active[8], nactive;   /* loop counters of the enclosing loops */
-    int budget;               /* statements left to generate */
-    size_t pbytes;            /* the value parameters' bytes so far */
-    bool apply;               /* an apply statement's operands: half special */
-    int nolit;                /* > 0: no literal operands (PoCL, see convert) */
-    int nmath;                /* private arrays of pointer outputs so far */
-} gen;
 
 /* What every component of a special operand (a literal, a constant or a
  * parameter, drawn by the generator) satisfies, so that it can stand
@@ -74,15 +54,22 @@ static void *kalloc(dt_kernel *k, size_t n)
     return b->data;
 }
 
+static char *vkstr(gen *g, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *s = kalloc(g->k, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
 static char *kstr(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = kalloc(g->k, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = vkstr(g, fmt, ap);
     va_end(ap);
     return s;
 }
@@ -1031,6 +1018,23 @@ static ex gen_expr(gen *g, ty_t t, int d)
     }
 }
 
+/* ---- what gensync.c builds on (genint.h) ---- */
+
+unsigned dt_rnd(gen *g, unsigned n) { return rnd(g, n); }
+ex dt_expr(gen *g, ty_t t, int depth) { return gen_expr(g, t, depth); }
+ex dt_ilit(gen *g, unsigned s) { return ilit(g, s, rand_bits(&g->rng, s)); }
+int dt_buf_of(unsigned s) { return buf_of(s); }
+void dt_decl(gen *g, char *name, char *cl, char *ir) { add_decl(g, name, cl, ir); }
+
+char *dt_str(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vkstr(g, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 /* ---- statements ---- */
 
 static dt_stmt *stmt(gen *g, enum dt_kind kind, char *cl, char *ir)
@@ -1119,6 +1123,10 @@ static dt_stmt *store_at(gen *g, ty_t t, int b, unsigned at, ex e)
     }
     return stmt(g, DT_LINE, cl, ir);
 }
+
+int dt_reserve(gen *g, int b, unsigned stride) { return reserve(g, b, stride); }
+dt_stmt *dt_store_at(gen *g, ty_t t, int b, unsigned at, ex e) { return store_at(g, t, b, at, e); }
+dt_stmt *dt_line(gen *g, char *cl, char *ir) { return stmt(g, DT_LINE, cl, ir); }
 
 static dt_stmt *store(gen *g)
 {
@@ -1332,7 +1340,15 @@ static int gen_block(gen *g, dt_stmt **out, int max, int depth, bool in_loop);
 static dt_stmt *gen_stmt(gen *g, int depth, bool in_loop)
 {
     for (;;) {
-        unsigned r = rnd(g, 20);
+        unsigned r = rnd(g, 24);
+        if (r >= 20) { /* atomics anywhere; async copies in uniform flow */
+            dt_stmt *s = r < 22 ? dt_sync_atomic(g)
+                         : r == 22 ? (depth == 0 && !in_loop ? dt_sync_async(g) : NULL)
+                                   : dt_sync_printf(g);
+            if (s)
+                return s;
+            continue;
+        }
         if (r < 7)
             return assign(g);
         if (r < 10) {
@@ -1428,6 +1444,15 @@ void dt_generate(dt_kernel *k, uint64_t seed, uint64_t index)
     }
     g->budget = 8 + (int)rnd(g, 16);
     k->ntop = gen_block(g, k->top, 40, 0, false);
+    dt_stmt *pro = dt_sync_prologue(g);
+    if (pro) {
+        memmove(k->top + 1, k->top, (size_t)k->ntop * sizeof *k->top);
+        k->top[0] = pro;
+        k->ntop++;
+    }
+    dt_stmt *epi = dt_sync_epilogue(g);
+    if (epi)
+        k->top[k->ntop++] = epi;
     /* every register goes out at the end */
     for (int v = 0; v < g->nvar && k->ntop < 64; v++) {
         ty_t t = g->vt[v];
@@ -1544,12 +1569,24 @@ static bool uses(const char *text, const char *name)
     return false;
 }
 
+/* The kernel's statements; DT_NAME_MARK (in printf's formats) becomes
+ * the kernel's name. */
 static char *body_of(const dt_kernel *k, bool cl)
 {
-    sbuf body = {0};
+    sbuf body = {0}, named = {0};
     put(&body, "");
     render_list(&body, k->top, k->ntop, 1, cl);
-    return body.s;
+    if (!strchr(body.s, DT_NAME_MARK))
+        return body.s;
+    put(&named, "");
+    for (const char *p = body.s, *m; *p; p = m + 1) {
+        m = strchr(p, DT_NAME_MARK);
+        put(&named, "%.*s%s", (int)(m ? m - p : (ptrdiff_t)strlen(p)), p, m ? k->name : "");
+        if (!m)
+            break;
+    }
+    free(body.s);
+    return named.s;
 }
 
 static uint32_t params_in(const dt_kernel *k, const char *body)

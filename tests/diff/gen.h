@@ -22,6 +22,7 @@ enum {
     DT_ITEMS = 64,  /* work-items per run */
     DT_NIN = 48,    /* input elements per work-item and type (1..16 and 3 divide it) */
     DT_NOUT = 192,  /* output elements per work-item and type */
+    DT_LOCAL = 16,  /* work-items per work-group */
 };
 
 /* By-value kernel parameters, after the buffers: at most DT_MAXPARAM,
@@ -47,6 +48,7 @@ struct dt_stmt {
     dt_stmt **body, **els;  /* DT_IF: then/else; DT_WHILE: body */
     int nbody, nels;
     bool dead;              /* dropped by the shrinker */
+    bool keep;              /* never dropped: a prologue or epilogue */
 };
 
 /* An output element a math built-in wrote (fn + 1; 0: any other
@@ -76,6 +78,8 @@ typedef struct {
     dt_param param[DT_MAXPARAM];
     uint8_t *in[DT_NBUF];      /* DT_ITEMS * DT_NIN elements each */
     dt_math math[DT_NBUF][DT_NOUT]; /* per output element of a work-item */
+    bool atom64;               /* uses cl_khr_int64_base/extended_atomics */
+    bool prints;               /* has printf statements: output compared */
     void *pool;                /* the kernel's allocations */
 } dt_kernel;
 

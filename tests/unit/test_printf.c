@@ -33,6 +33,8 @@ static void good_specs(void)
         {"%p", 'p', 0, PF_NONE, "", "%p", -1, -1},
         {"%%", '%', 0, PF_NONE, "", "%%", -1, -1},
         {"%v3hla", 'a', 3, PF_HL, "", "%a", -1, -1},
+        {"%-*.*f", 'f', 0, PF_NONE, "-", "%-f", -1, -1},   /* '*': from arguments */
+        {"%.*v2hld", 'd', 2, PF_HL, "", "%lld", -1, -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pf_spec s;
@@ -75,8 +77,8 @@ static void bad_specs(void)
         {"%lc", 1, "no length modifier with %c"},
         {"%lld", 2, "not OpenCL C's"},
         {"%jd", 1, "not OpenCL C's"},
-        {"%*d", 1, "'*'"},
-        {"%.*d", 2, "'*'"},
+        {"%*s", 0, "'*' with %s"},
+        {"%.*c", 0, "precision"},
         {"%#d", 0, "flag '#'"},
         {"%0s", 0, "flag '0'"},
         {"%.2p", 0, "precision"},
