@@ -362,13 +362,18 @@ static bool out_value(vm_warp *w, vm_pout *o, const pf_spec *s, uint32_t x,
     char cf[PF_CFMT_MAX];
     pf_cformat(s, cf);
     if (s->conv == 'p') {
-        /* the byte offset in its buffer, 0x and hex digits whatever the
-         * C library writes for %p: host addresses stay hidden */
+        /* its address in clvm's address model, the integer (uintptr_t)p
+         * gives (PTOU: buffer number * 2^40 + offset), 0x and hex digits
+         * whatever the C library writes for %p: host addresses stay
+         * hidden */
         const uint8_t *base = w->R + w->P->regoff[x];
         uint64_t off;
+        uint32_t buf;
         memcpy(&off, base + 8 * l, 8);
+        memcpy(&buf, base + 8 * w->P->r.warp + 4 * l, 4);
         char hex[24], *hp = hex;
-        snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)off);
+        snprintf(hex, sizeof hex, "0x%llx",
+                 (unsigned long long)(((uint64_t)buf << 40) + off));
         pf_spec t = *s;
         t.conv = 's', t.prec = -1;
         pf_cformat(&t, cf);
