@@ -316,6 +316,8 @@ static void kernel_header(A *a)
         if (!parse_expect(a, P_RPAREN, "to close the parameters"))
             return;
     }
+    if (!reqd_clause(a))
+        return;
     if (parse_peek(a)->kind == TK_PUNCT && parse_peek(a)->p == P_LBRACE) {
         const tok *b = parse_peek(a);
         asm_error(a, b->col, b->col + 1, "clvm IR has no braces: the "
