@@ -388,7 +388,7 @@ bool bc_groupsize_ok(const uint32_t reqd[3])
 {
     uint64_t items = 1;
     for (int d = 0; d < 3; d++)   /* each <= 2^32: no wrap in 64 bits */
-        items *= reqd[d] < VM_MAX_GROUP ? reqd[d] : VM_MAX_GROUP + 1;
+        items *= reqd[d] <= VM_MAX_GROUP ? reqd[d] : VM_MAX_GROUP + 1;
     return items ? items <= VM_MAX_GROUP : !(reqd[0] | reqd[1] | reqd[2]);
 }
 
