@@ -21,7 +21,8 @@
  *   check.c     OpenCL typing of a tree
  *   lower.c     checked tree -> instructions
  *   hostcall.c  the extern declaration and printf statements
- *   byval.c     a kernel parameter's byval(...) clause
+ *   clause.c    the kernel header's clauses: a parameter's byval(...),
+ *               the kernel's reqd_work_group_size(X, Y, Z)
  *   flow.c      labelled control flow: labels, and the jump that a
  *               `break NAME` or `continue NAME` becomes
  *   stmt.c      statements, declarations, blocks, kernels: the line loop
@@ -635,9 +636,12 @@ bool lower_args(A *a, node **args, unsigned n, const bool *ptr, uint32_t *w);
 void hostcall_extern(A *a);
 void hostcall_printf(A *a);
 
-/* byval.c: after a parameter, its byval(...) clause if one follows (true
+/* clause.c: after a parameter, its byval(...) clause if one follows (true
  * if none); false after an error */
 bool byval_clause(A *a);
+/* After the parameters' ')': the kernel's reqd_work_group_size(X, Y, Z)
+ * into a->k.reqd if it follows (true if none); false after an error */
+bool reqd_clause(A *a);
 
 /* kbuild.c */
 bool kb_module_init(A *a);

@@ -840,6 +840,9 @@ static void header(D *d)
                     b->align, bc_str(d->m, b->type), bc_str(d->m, b->layout));
     }
     fputc(')', d->out);
+    if (k->reqd[0])
+        fprintf(d->out, " reqd_work_group_size(%u, %u, %u)", k->reqd[0],
+                k->reqd[1], k->reqd[2]);
     newline(d);
 }
 

@@ -316,13 +316,14 @@ static void kernel_header(A *a)
         if (!parse_expect(a, P_RPAREN, "to close the parameters"))
             return;
     }
-    if (parse_peek(a)->kind == TK_PUNCT && parse_peek(a)->p == P_LBRACE) {
-        const tok *b = parse_peek(a);
+    if (!reqd_clause(a))
+        return;
+    const tok *b = parse_peek(a);
+    if (b->kind == TK_PUNCT && b->p == P_LBRACE)
         asm_error(a, b->col, b->col + 1, "clvm IR has no braces: the "
                   "kernel's statements follow, one per line, until 'end'");
-        return;
-    }
-    at_eol(a);
+    else
+        at_eol(a);
 }
 
 /* ---- assignment ---- */

@@ -61,7 +61,11 @@ static void show_kernel(repl *r)
     for (uint32_t i = 0; i < k->nparams; i++)
         printf("%s%s", i ? ", " : "",
                ra_decl(&r->m, k, i, pd, sizeof pd));
-    printf(")\n");
+    if (k->reqd[0])
+        printf(") reqd_work_group_size(%u, %u, %u)\n", k->reqd[0],
+               k->reqd[1], k->reqd[2]);
+    else
+        printf(")\n");
 }
 
 static int choose(repl *r, uint32_t ki)

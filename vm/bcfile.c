@@ -384,6 +384,14 @@ static int read_byval(rd *r, bc_module *m, cur *c)
     return 0;
 }
 
+bool bc_groupsize_ok(const uint32_t reqd[3])
+{
+    uint64_t items = 1;
+    for (int d = 0; d < 3; d++)   /* each <= 2^32: no wrap in 64 bits */
+        items *= reqd[d] <= VM_MAX_GROUP ? reqd[d] : VM_MAX_GROUP + 1;
+    return items ? items <= VM_MAX_GROUP : !(reqd[0] | reqd[1] | reqd[2]);
+}
+
 /* Section 'groupsize': per kernel the local size it requires (three
  * u32), all 0 for none; otherwise at most VM_MAX_GROUP work-items. */
 static int read_groupsize(rd *r, bc_module *m, cur *gc)
@@ -396,12 +404,9 @@ static int read_groupsize(rd *r, bc_module *m, cur *gc)
                     m->nkernels, GREC);
     for (uint32_t i = 0; i < m->nkernels; i++) {
         uint32_t *q = m->kernels[i].reqd;
-        uint64_t items = 1;
-        for (int d = 0; d < 3; d++) {   /* each <= 2^32: no wrap in 64 bits */
+        for (int d = 0; d < 3; d++)
             q[d] = get32(r->buf + gc->pos + i * GREC + d * 4);
-            items *= q[d] < VM_MAX_GROUP ? q[d] : VM_MAX_GROUP + 1;
-        }
-        if (items > VM_MAX_GROUP || (!items && (q[0] | q[1] | q[2])))
+        if (!bc_groupsize_ok(q))
             return rerr(r, "section 'groupsize' at 0x%zx: kernel %u requires "
                            "%u x %u x %u work-items (1 to %u, or none)",
                         gc->pos + i * GREC, i, q[0], q[1], q[2],

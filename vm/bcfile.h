@@ -75,6 +75,10 @@ int bc_verify(const bc_module *m, char *err, size_t errlen);
 int bc_verify_kernel(const bc_module *m, uint32_t k, bc_facts *f, char *err,
                      size_t errlen);
 
+/* Is reqd (a kernel's reqd_work_group_size, section 'groupsize') all 0
+ * (none), or all at least 1 with at most VM_MAX_GROUP work-items? */
+bool bc_groupsize_ok(const uint32_t reqd[3]);
+
 /* The name of a section id ("code"), or NULL if unknown. */
 const char *bc_section_name(uint32_t id);
 

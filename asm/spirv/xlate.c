@@ -761,11 +761,7 @@ static void kernel(SX *x, const spv_entry *e)
     emit0(x, BCB_RET, 0, 0);
     if (!kb_kernel_end(x->a))
         spv_fail(m, e->at, "out of memory");
-    uint64_t items = 1;
-    for (int d = 0; d < 3; d++)   /* each <= 2^32: no wrap in 64 bits */
-        items *= e->reqd[d] < VM_MAX_GROUP ? e->reqd[d] : VM_MAX_GROUP + 1;
-    if (items > VM_MAX_GROUP || (!items && (e->reqd[0] | e->reqd[1] |
-                                            e->reqd[2])))
+    if (!bc_groupsize_ok(e->reqd))
         spv_fail_line(m, line, "kernel '%s': reqd_work_group_size(%u, %u, "
                       "%u): a work-group holds 1 to %u work-items", e->name,
                       e->reqd[0], e->reqd[1], e->reqd[2], VM_MAX_GROUP);

@@ -113,7 +113,9 @@ def signature(clvm, bc, kernel):
     if r.returncode:
         raise Fail("clvm dis: " + first_error(r.stderr))
     for line in r.stdout.splitlines():
-        m = re.match(r"^kernel (\w+)\((.*)\)$", line)
+        # reqd_work_group_size(X, Y, Z) may end the header (docs/ir.md)
+        m = re.match(r"^kernel (\w+)\((.*?)\)"
+                     r"(?: reqd_work_group_size\(\d+, \d+, \d+\))?$", line)
         if not m or m.group(1) != kernel:
             continue
         params = []

@@ -88,7 +88,10 @@ def options(args):
 def signature(clvm, path, kernel):
     """{name: (space, element, width, pointer)} of the kernel, and its name."""
     r = subprocess.run([clvm, "dis", path], capture_output=True, text=True)
-    heads = re.findall(r"^kernel (\w+)\((.*)\)$", r.stdout, re.M)
+    # the header may end in reqd_work_group_size(X, Y, Z) (docs/ir.md)
+    heads = re.findall(r"^kernel (\w+)\((.*?)\)"
+                       r"(?: reqd_work_group_size\(\d+, \d+, \d+\))?$",
+                       r.stdout, re.M)
     for name, params in heads:
         if kernel and name != kernel:
             continue

@@ -3,8 +3,7 @@
 # tests/run/ is compiled (clvm cc), printed as IR (clvm dis) and assembled
 # again (clvm asm); the two modules must be identical, byte for byte
 # (docs/opencl-c.md). Without clang-14 and llvm-spirv-14 the cases are
-# skipped, and so is a kernel with reqd_work_group_size, which the IR
-# text has no syntax for (docs/bytecode.md, section 'groupsize').
+# skipped.
 # usage: tests/spirv/roundtrip.sh BUILD_DIR
 # The last line is "spirv roundtrip: N passed, N failed, N skipped".
 build=${1:-build}
@@ -19,10 +18,6 @@ command -v clang-14 >/dev/null 2>&1 && command -v llvm-spirv-14 >/dev/null 2>&1 
 for f in examples/*.cl tests/run/cl_*.cl; do
     [ -f "$f" ] || continue
     if [ $tools = 0 ]; then
-        skip=$((skip + 1)); continue
-    fi
-    if grep -q reqd_work_group_size "$f"; then
-        echo "SKIP $f: reqd_work_group_size has no IR syntax"
         skip=$((skip + 1)); continue
     fi
     if "$build/clvm" cc "$f" -o "$tmp/a.bc" >"$tmp/log" 2>&1 &&

@@ -800,7 +800,7 @@ static void small_error_buffers(void)
 
 /* Section 'groupsize' (7): written only when a kernel has a required
  * work-group size, read back; sizes that are partly 0 or too many
- * work-items are refused. */
+ * work-items are refused, 4096 x 1 x 1 (VM_MAX_GROUP) is not. */
 static void group_sizes(void)
 {
     bc_module m, r;
@@ -822,6 +822,13 @@ static void group_sizes(void)
     REJECT(buf, len, "kernel 1 requires 0 x 2 x 1");
     put32(g + 12, 4097);
     REJECT(buf, len, "kernel 1 requires 4097 x 2 x 1");
+    put32(g + 12, 4096), put32(g + 16, 1);   /* the most there may be */
+    CHECK(rd(buf, len, &r) == 0 && r.kernels[1].reqd[0] == 4096,
+          "4096 x 1 x 1: %s", err);
+    if (!err[0])
+        bc_free(&r);
+    put32(g + 16, 2);
+    REJECT(buf, len, "kernel 1 requires 4096 x 2 x 1");
     put32(g + 12, 4);
     put32(buf + 16 + 5 * 12 + 8, 12);   /* one kernel's worth, the last */
     REJECT(buf, len - 12, "12 bytes for 2 kernels");

@@ -1,23 +1,26 @@
-/* The kernel header's by-value clause: a parameter written
+/* The kernel header's clauses (docs/ir.md): a parameter written
  * `constant const uchar *s byval(SIZE, ALIGN, "TYPE", "LAYOUT")` is a
- * struct or union passed by value (bc_byval, docs/ir.md). */
+ * struct or union passed by value (bc_byval); `reqd_work_group_size(X, Y,
+ * Z)` after the parameters is the local size the kernel requires. */
 #include "asm/asmint.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm/lit.h"
+#include "vm/bcfile.h"
 #include "vm/layout.h"
+#include "vm/vm.h"
 
-/* A decimal number token into *v (at most max). */
-static bool number(A *a, uint32_t max, uint32_t *v)
+/* A decimal number token into *v (at most max), for clause what. */
+static bool number(A *a, const char *what, uint32_t max, uint32_t *v)
 {
     const tok *t = parse_next(a);
     lit l;
     if (t->kind != TK_NUMBER || lit_parse(t->s, t->len, &l) ||
         l.kind != LIT_INT || l.mag > max) {
-        asm_error(a, t->col, t->col + t->len, "byval needs a number up to %u "
-                  "here", max);
+        asm_error(a, t->col, t->col + t->len, "%s needs a number up to %u "
+                  "here", what, max);
         return false;
     }
     *v = (uint32_t)l.mag;
@@ -51,8 +54,8 @@ bool byval_clause(A *a)
         return false;
     }
     if (!parse_expect(a, P_LPAREN, "'('") ||
-        !number(a, BC_MAX_BYVAL, &b.size) || !parse_expect(a, P_COMMA, "','")
-        || !number(a, 128, &b.align) || !parse_expect(a, P_COMMA, "','") ||
+        !number(a, "byval", BC_MAX_BYVAL, &b.size) || !parse_expect(a, P_COMMA, "','")
+        || !number(a, "byval", 128, &b.align) || !parse_expect(a, P_COMMA, "','") ||
         !string(a, &b.type, &ts) || !parse_expect(a, P_COMMA, "','") ||
         !string(a, &b.layout, &ls) || !parse_expect(a, P_RPAREN, "')'"))
         return false;
@@ -73,5 +76,34 @@ bool byval_clause(A *a)
     free(v);
     (void)ts;
     kb_byval(a, b);
+    return true;
+}
+
+bool reqd_clause(A *a)
+{
+    static const char rq[] = "reqd_work_group_size";
+    const tok *kw = parse_peek(a);
+    if (tok_is(kw, "work_group_size_hint") || tok_is(kw, "vec_type_hint")) {
+        asm_error(a, kw->col, kw->col + kw->len, "%.*s is a hint that clvm "
+                  "does not use: leave it out", (int)kw->len, kw->s);
+        return false;
+    }
+    if (!tok_is(kw, rq))
+        return true;
+    parse_next(a);
+    uint32_t *q = a->k.reqd;
+    if (!parse_expect(a, P_LPAREN, "after reqd_work_group_size"))
+        return false;
+    for (int d = 0; d < 3; d++)
+        if (!number(a, rq, UINT32_MAX, &q[d]) ||
+            !parse_expect(a, d < 2 ? P_COMMA : P_RPAREN, "in "
+                          "reqd_work_group_size(X, Y, Z)"))
+            return false;
+    if (!q[0] || !q[1] || !q[2] || !bc_groupsize_ok(q)) {
+        asm_error(a, kw->col, kw->col + kw->len, "%s(%u, %u, %u): a "
+                  "work-group holds 1 to %u work-items, at least 1 in each "
+                  "dimension", rq, q[0], q[1], q[2], VM_MAX_GROUP);
+        return false;
+    }
     return true;
 }
