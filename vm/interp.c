@@ -452,9 +452,15 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
 #undef INTERP_LOOP
 #undef INTERP_TARGET
 #define INTERP_LOOP interp_avx512
+#ifdef __clang__   /* clang's word for GCC's prefer-vector-width */
+#define INTERP_TARGET                                                       \
+    __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"),           \
+                   min_vector_width(512)))
+#else
 #define INTERP_TARGET                                                       \
     __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,"            \
                           "prefer-vector-width=512")))
+#endif
 #include "vm/dispatch.inc"
 #undef INTERP_LOOP
 #undef INTERP_TARGET

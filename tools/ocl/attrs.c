@@ -150,7 +150,7 @@ bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
                        cl_kernel_arg_type_qualifier *tq, bool *voidp)
 {
     char *s = src ? uncomment(src) : NULL;
-    size_t from, at, p;
+    size_t from = 0, at = 0, p = 0;   /* (set when ok) */
     cl_uint i = 0;
     bool ok = s && find_kernel(s, name, &from, &at, &p);
     int depth = 0;
