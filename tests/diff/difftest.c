@@ -9,7 +9,9 @@
  * and compares the three sets of output buffers bit for bit (NaNs: any NaN
  * equals any other, see docs/difftest.md). A mismatch is shrunk and written to DIR/NAME/ with
  * both sources, the inputs and a command line for `clvm run`. Kernels are
- * built B to an OpenCL program. The last line is always
+ * built B to an OpenCL program. Each implementation runs in a child
+ * process with a time limit per kernel (DIFFTEST_TIMEOUT, tests/diff/dtjobs.c):
+ * a PoCL hang is counted (fault 14), a clvm one fails. The last line is always
  * "difftest: P passed, F failed, S skipped"; the exit status is 1 when
  * something failed. Without an OpenCL platform every kernel is skipped. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -26,6 +28,8 @@
 
 #include "asm/asm.h"
 #include "tests/diff/accuracy.h"
+#include "tests/diff/dtchild.h"
+#include "tests/diff/dtjobs.h"
 #include "tests/diff/dtprint.h"
 #include "tests/diff/gen.h"
 #include "tools/cc.h"
@@ -40,45 +44,9 @@ static const char cl_prologue[] =
 /* Division and fma are then correctly rounded: the results are pinned. */
 static const char cl_options[] = "-cl-fp32-correctly-rounded-divide-sqrt";
 
-typedef struct {
-    uint8_t *b[DT_NBUF]; /* DT_ITEMS * DT_NOUT elements each */
-    char *text;          /* printf's output (kernels that print), or NULL */
-    size_t tlen;
-} outs;
-
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id dev;
-
-static void *xcalloc(size_t n)
-{
-    void *p = calloc(1, n);
-    if (!p) {
-        fprintf(stderr, "difftest: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
-
-static size_t elsize(int b) { return ty_scalar_size((enum ty_scalar)dt_buf_scalar[b]); }
-static size_t in_bytes(int b) { return DT_ITEMS * DT_NIN * elsize(b); }
-static size_t out_bytes(int b) { return DT_ITEMS * DT_NOUT * elsize(b); }
-
-static void outs_alloc(outs *o)
-{
-    for (int b = 0; b < DT_NBUF; b++)
-        o->b[b] = xcalloc(out_bytes(b));
-    o->text = NULL;
-    o->tlen = 0;
-}
-
-static void outs_free(outs *o)
-{
-    for (int b = 0; b < DT_NBUF; b++)
-        free(o->b[b]);
-    free(o->text);
-    o->text = NULL;
-}
 
 static bool cl_init(void)
 {
@@ -94,6 +62,26 @@ static bool cl_init(void)
     queue = clCreateCommandQueue(ctx, dev, 0, &err);
     return queue != NULL;
 }
+
+/* What the IR's results are compared with: OpenCL (PoCL) or clvm's own
+ * front end, both given the kernel as OpenCL C; and the IR itself. */
+static bool run_cl(char **srcs, cl_job *jobs, int n, char **log);
+static bool run_cc(char **srcs, cl_job *jobs, int n, char **log);
+static bool run_ir(char **srcs, cl_job *jobs, int n, char **log);
+static const side pocl_side = {run_cl, "OpenCL", "OpenCL"},
+                  cc_side = {run_cc, "clvm's front end", "cc"},
+                  ir_side = {run_ir, "clvm IR", "ir"};
+
+/* Is there an OpenCL platform? (In a child: the parent never loads one.) */
+static bool run_probe(char **srcs, cl_job *jobs, int n, char **log)
+{
+    (void)srcs, (void)n, (void)log;
+    job_built();
+    jobs[0].status = cl_init() ? JOB_RAN : JOB_FAILED;
+    job_done(&jobs[0]);
+    return true;
+}
+static const side probe_side = {run_probe, "OpenCL", "probe"};
 
 /* ---- running on clvm ---- */
 
@@ -124,7 +112,7 @@ static int run_module(const bc_module *m, uint32_t kidx, const dt_kernel *k, uin
     if (nd.out)
         fclose(nd.out);
     if (rc) {
-        snprintf(msg, msglen, "clvm trapped: %s", trap.msg);
+        snprintf(msg, msglen, "clvm trapped: %.480s", trap.msg);
         return -1;
     }
     return 0;
@@ -152,16 +140,34 @@ static int run_clvm(const char *ir, const dt_kernel *k, uint32_t pmask, outs *o,
     return r;
 }
 
-/* ---- running on OpenCL ---- */
+/* The IR of each job (srcs) on clvm, in a child process: timed_run. */
+static bool run_ir(char **srcs, cl_job *jobs, int n, char **log)
+{
+    (void)log;
+    job_built();
+    for (int i = 0; i < n; i++) {
+        job_start(&ir_side, &jobs[i]);
+        jobs[i].status = run_clvm(srcs[i], jobs[i].k, jobs[i].pmask, jobs[i].o, jobs[i].msg,
+                                  sizeof jobs[i].msg) ? JOB_FAILED : JOB_RAN;
+        job_done(&jobs[i]);
+    }
+    return true;
+}
 
-typedef struct {
-    const char *name;
-    const dt_kernel *k;
-    uint32_t pmask;      /* the value parameters the source has */
-    outs *o;
-    int status;          /* 0 ran, -1 failed (msg) */
-    char msg[512];
-} cl_job;
+/* run_clvm within the time limit: 0, or JOB_FAILED or JOB_TIMEOUT with
+ * why in msg. */
+static int timed_clvm(const char *ir, const dt_kernel *k, uint32_t pmask, outs *o, char *msg,
+                      size_t msglen)
+{
+    cl_job j = {.name = k->name, .k = k, .pmask = pmask, .o = o};
+    char *src = (char *)ir, *log = NULL;
+    timed_run(&ir_side, &src, &j, 1, &log);
+    free(log);
+    snprintf(msg, msglen, "%s", j.msg);
+    return j.status;
+}
+
+/* ---- running on OpenCL ---- */
 
 static void job_fail(cl_job *j, const char *what, cl_int err)
 {
@@ -169,11 +175,69 @@ static void job_fail(cl_job *j, const char *what, cl_int err)
     snprintf(j->msg, sizeof j->msg, "OpenCL: %s failed (error %d)", what, (int)err);
 }
 
-/* Builds one program from srcs and runs every job; a job's status says
- * how it went. Returns false when the program does not build (log in
- * *log, malloc'd). */
+/* Runs job j of program prog, its printf output captured where it prints. */
+static void run_cl_job(cl_program prog, cl_job *j)
+{
+    cl_mem mem[2 * DT_NBUF] = {0};
+    cl_int err;
+    j->status = JOB_RAN;
+    job_start(&pocl_side, j);
+    cl_kernel kern = clCreateKernel(prog, j->name, &err);
+    if (!kern)
+        job_fail(j, "clCreateKernel", err);
+    for (int b = 0; b < 2 * DT_NBUF && !j->status; b++) {
+        int ib = b % DT_NBUF;
+        bool in = b < DT_NBUF;
+        memset(j->o->b[ib], 0, out_bytes(ib));
+        mem[b] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR | (in ? CL_MEM_READ_ONLY : 0),
+                                in ? in_bytes(ib) : out_bytes(ib),
+                                in ? j->k->in[ib] : j->o->b[ib], &err);
+        if (!mem[b])
+            job_fail(j, "clCreateBuffer", err);
+        else if ((err = clSetKernelArg(kern, (cl_uint)b, sizeof(cl_mem), &mem[b])))
+            job_fail(j, "clSetKernelArg", err);
+    }
+    cl_uint arg = 2 * DT_NBUF;
+    for (int q = 0; q < j->k->nparam && !j->status; q++)
+        if (j->pmask >> q & 1) {
+            const dt_param *pa = &j->k->param[q];
+            if ((err = clSetKernelArg(kern, arg++, pa->size, pa->bytes)))
+                job_fail(j, "clSetKernelArg (value)", err);
+        }
+    size_t global = DT_ITEMS, local = DT_LOCAL;
+    int cap = j->k->prints ? dtp_capture_begin() : -1; /* printed at the enqueue or after */
+    if (!j->status &&
+        (err = clEnqueueNDRangeKernel(queue, kern, 1, NULL, &global, &local, 0, NULL, NULL)))
+        job_fail(j, "clEnqueueNDRangeKernel", err);
+    for (int b = 0; b < DT_NBUF && !j->status; b++)
+        if ((err = clEnqueueReadBuffer(queue, mem[DT_NBUF + b], CL_FALSE, 0, out_bytes(b),
+                                       j->o->b[b], 0, NULL, NULL)))
+            job_fail(j, "clEnqueueReadBuffer", err);
+    err = clFinish(queue);
+    char *printed = j->k->prints ? dtp_capture_end(cap) : NULL;
+    free(j->o->text);
+    j->o->text = printed ? dtp_lines_of(printed, j->name) : NULL;
+    j->o->tlen = j->o->text ? strlen(j->o->text) : 0;
+    free(printed);
+    if (err && !j->status)
+        job_fail(j, "clFinish", err);
+    for (int b = 0; b < 2 * DT_NBUF; b++)
+        if (mem[b])
+            clReleaseMemObject(mem[b]);
+    if (kern)
+        clReleaseKernel(kern);
+    job_done(j);
+}
+
+/* Builds one program from srcs and runs every job, one at a time (in a
+ * child process: timed_run); a job's status says how it went. Returns
+ * false when the program does not build (log in *log, malloc'd). */
 static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
 {
+    if (!ctx && !cl_init()) {
+        *log = strdup("no OpenCL platform or device");
+        return false;
+    }
     size_t len = sizeof cl_prologue;
     for (int i = 0; i < n; i++)
         len += strlen(srcs[i]) + 1;
@@ -197,66 +261,9 @@ static bool run_cl(char **srcs, cl_job *jobs, int n, char **log)
         clReleaseProgram(prog);
         return false;
     }
-    cl_mem (*mem)[2 * DT_NBUF] = xcalloc((size_t)n * sizeof *mem);
-    cl_kernel *kern = xcalloc((size_t)n * sizeof *kern);
-    /* Everything is queued first: PoCL compiles while clvm may run. */
-    for (int i = 0; i < n; i++) {
-        cl_job *j = &jobs[i];
-        j->status = 0;
-        kern[i] = clCreateKernel(prog, j->name, &err);
-        if (!kern[i]) {
-            job_fail(j, "clCreateKernel", err);
-            continue;
-        }
-        for (int b = 0; b < 2 * DT_NBUF && !j->status; b++) {
-            int ib = b % DT_NBUF;
-            bool in = b < DT_NBUF;
-            memset(j->o->b[ib], 0, out_bytes(ib));
-            mem[i][b] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR | (in ? CL_MEM_READ_ONLY : 0),
-                                       in ? in_bytes(ib) : out_bytes(ib),
-                                       in ? j->k->in[ib] : j->o->b[ib], &err);
-            if (!mem[i][b])
-                job_fail(j, "clCreateBuffer", err);
-            else if ((err = clSetKernelArg(kern[i], (cl_uint)b, sizeof(cl_mem), &mem[i][b])))
-                job_fail(j, "clSetKernelArg", err);
-        }
-        cl_uint arg = 2 * DT_NBUF;
-        for (int q = 0; q < j->k->nparam && !j->status; q++)
-            if (j->pmask >> q & 1) {
-                const dt_param *pa = &j->k->param[q];
-                if ((err = clSetKernelArg(kern[i], arg++, pa->size, pa->bytes)))
-                    job_fail(j, "clSetKernelArg (value)", err);
-            }
-        size_t global = DT_ITEMS, local = DT_LOCAL;
-        if (!j->status &&
-            (err = clEnqueueNDRangeKernel(queue, kern[i], 1, NULL, &global, &local, 0, NULL, NULL)))
-            job_fail(j, "clEnqueueNDRangeKernel", err);
-        for (int b = 0; b < DT_NBUF && !j->status; b++)
-            if ((err = clEnqueueReadBuffer(queue, mem[i][DT_NBUF + b], CL_FALSE, 0, out_bytes(b),
-                                           j->o->b[b], 0, NULL, NULL)))
-                job_fail(j, "clEnqueueReadBuffer", err);
-    }
-    bool prints = false;
+    job_built();
     for (int i = 0; i < n; i++)
-        prints |= jobs[i].k->prints;
-    int cap = prints ? dtp_capture_begin() : -1;
-    err = clFinish(queue);
-    char *printed = prints ? dtp_capture_end(cap) : NULL;
-    for (int i = 0; i < n; i++) {
-        free(jobs[i].o->text);
-        jobs[i].o->text = jobs[i].k->prints && printed ? dtp_lines_of(printed, jobs[i].name)
-                                                       : NULL;
-        if (err && !jobs[i].status)
-            job_fail(&jobs[i], "clFinish", err);
-        for (int b = 0; b < 2 * DT_NBUF; b++)
-            if (mem[i][b])
-                clReleaseMemObject(mem[i][b]);
-        if (kern[i])
-            clReleaseKernel(kern[i]);
-    }
-    free(printed);
-    free(mem);
-    free(kern);
+        run_cl_job(prog, &jobs[i]);
     clReleaseProgram(prog);
     return true;
 }
@@ -300,8 +307,10 @@ static bool run_cc(char **srcs, cl_job *jobs, int n, char **log)
         return false;
     }
     free(diag);
+    job_built();
     for (int i = 0; i < n; i++) {
         cl_job *j = &jobs[i];
+        job_start(&cc_side, j);
         uint32_t q = 0;
         while (q < m.nkernels && strcmp(bc_str(&m, m.kernels[q].name), j->name))
             q++;
@@ -310,32 +319,25 @@ static bool run_cc(char **srcs, cl_job *jobs, int n, char **log)
             snprintf(j->msg, sizeof j->msg, "clvm's front end lost kernel %s", j->name);
         else
             j->status = run_module(&m, q, j->k, j->pmask, j->o, j->msg, sizeof j->msg);
+        job_done(j);
     }
     bc_free(&m);
     return true;
 }
-
-/* What the IR's results are compared with: OpenCL (PoCL) or clvm's own
- * front end, both given the kernel as OpenCL C. */
-typedef struct {
-    bool (*run)(char **srcs, cl_job *jobs, int n, char **log);
-    const char *name;
-} side;
-static const side pocl_side = {run_cl, "OpenCL"}, cc_side = {run_cc, "clvm's front end"};
 
 /* Runs srcs on sd as one program; where that does not build, each alone,
  * so that only the kernels that do not build fail. */
 static void run_batch(const side *sd, char **srcs, cl_job *jobs, int n)
 {
     char *log = NULL;
-    if (sd->run(srcs, jobs, n, &log)) {
+    if (timed_run(sd, srcs, jobs, n, &log)) {
         free(log);
         return;
     }
     free(log);
     for (int i = 0; i < n; i++) {
         log = NULL;
-        if (!sd->run(&srcs[i], &jobs[i], 1, &log)) {
+        if (!timed_run(sd, &srcs[i], &jobs[i], 1, &log)) {
             jobs[i].status = -1;
             snprintf(jobs[i].msg, sizeof jobs[i].msg, "%s: build failed:\n%.400s", sd->name,
                      log ? log : "");
@@ -506,7 +508,7 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result, cons
     for (int s = 0; s < k->nstmt; s++)
         k->all[s]->dead = keep[s];
     char *log = NULL;
-    bool built = refusal || sd->run(srcs, jobs, nc, &log);
+    bool built = refusal || timed_run(sd, srcs, jobs, nc, &log);
     free(log);
     if (refusal)
         run_batch(sd, srcs, jobs, nc);
@@ -517,7 +519,7 @@ static void try_candidates(dt_kernel *k, bool **dead, int nc, bool *result, cons
         int fb;
         size_t fi;
         result[c] = refusal ? same_refusal(&jobs[c], refusal) : built && !jobs[c].status &&
-                    !run_clvm(irs[c], k, pmask[c], &vo, msg, sizeof msg) &&
+                    !timed_clvm(irs[c], k, pmask[c], &vo, msg, sizeof msg) &&
                     differ(sd == &cc_side ? NULL : k, &po[c], &vo, &fb, &fi);
         free(srcs[c]);
         free(irs[c]);
@@ -644,8 +646,8 @@ static void report(dt_kernel *k, const char *outdir, const side *sd)
     uint32_t pmask = dt_params_used(k);
     cl_job job = {.name = k->name, .k = k, .pmask = pmask, .o = &po};
     char *log = NULL;
-    bool ok = sd->run(&cl, &job, 1, &log) && !job.status &&
-              !run_clvm(ir, k, pmask, &vo, msg, sizeof msg);
+    bool ok = timed_run(sd, &cl, &job, 1, &log) && !job.status &&
+              !timed_clvm(ir, k, pmask, &vo, msg, sizeof msg);
     free(log);
     char path[1100];
     snprintf(path, sizeof path, "%s/report.txt", dir);
@@ -770,6 +772,8 @@ static void report_refusal(dt_kernel *k, const cl_job *j, const char *outdir)
 
 /* Failures by kind, for the summary. */
 static uint64_t n_opencl, n_ir, n_pocl_ir, n_cc, n_cc_ir;
+/* Kernels OpenCL (PoCL) ran past the time limit: fault 14, not failures. */
+static uint64_t n_pocl_hang;
 
 /* Compares kernel k's three runs: OpenCL (pj), clvm's front end (cj) and
  * the IR; true if all agree (the front end and the IR bit for bit, OpenCL
@@ -786,20 +790,25 @@ static bool check(dt_kernel *k, const char *src, const cl_job *pj, const cl_job 
     const outs *other = NULL;
     uint64_t seed = k->seed;
     bool ok = false;
-    if (pj->status) {
+    if (pj->status == JOB_TIMEOUT) {
+        n_pocl_hang++;
+        printf("HANG %s (seed %" PRIu64 "): %s (PoCL's fault 14, docs/difftest.md; not a "
+               "failure)\n", k->name, seed, pj->msg);
+    }
+    if (pj->status && pj->status != JOB_TIMEOUT) {
         n_opencl++;
         printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, pj->msg, cl_prologue, src);
-    } else if (run_clvm(ir, k, pj->pmask, vo, msg, sizeof msg)) {
+    } else if (timed_clvm(ir, k, pj->pmask, vo, msg, sizeof msg)) {
         n_ir++;
         printf("FAIL %s (seed %" PRIu64 "): %s\n%s", k->name, seed, msg, ir);
-    } else if ((faults = counts, differ(k, pj->o, vo, &fb, &fi))) {
+    } else if (!pj->status && (faults = counts, differ(k, pj->o, vo, &fb, &fi))) {
         n_pocl_ir++;
         sd = &pocl_side, other = pj->o;
     } else if (cj->status) {
         n_cc++;
         printf("FAIL %s (seed %" PRIu64 "): %s\n%s%s", k->name, seed, cj->msg,
                cl_prologue, src);
-        if ((*shown)++ < show)
+        if (cj->status != JOB_TIMEOUT && (*shown)++ < show)
             report_refusal(k, cj, outdir);
     } else if (differ(NULL, cj->o, vo, &fb, &fi)) {
         n_cc_ir++;
@@ -873,7 +882,11 @@ int main(int argc, char **argv)
     /* a program PoCL 3.1 loads from its kernel cache may print nothing
      * (docs/difftest.md, fault 13) */
     setenv("POCL_KERNEL_CACHE", "0", 0);
-    if (!cl_init()) {
+    cl_job probe = {.name = ""};
+    char *log = NULL;
+    timed_run(&probe_side, NULL, &probe, 1, &log);
+    free(log);
+    if (probe.status) {
         printf("difftest: no OpenCL platform or device: every kernel skipped\n");
         printf("difftest: 0 passed, 0 failed, %" PRIu64 " skipped\n", count);
         return 0;
@@ -927,6 +940,9 @@ int main(int argc, char **argv)
         printf("difftest: PoCL outside the spec, where clvm's bits are the spec's (docs/difftest.md): "
                "fault 4 %" PRIu64 ", fault 5 %" PRIu64 ", fault 6 %" PRIu64 " elements\n",
                fault_count[4], fault_count[5], fault_count[6]);
+    if (n_pocl_hang)
+        printf("difftest: PoCL hangs (fault 14, docs/difftest.md): %" PRIu64 " kernels ran "
+               "past the time limit of %g s there\n", n_pocl_hang, dtc_limit());
     printf("difftest: %" PRIu64 " passed, %" PRIu64 " failed, 0 skipped\n", passed, failed);
     return failed != 0;
 }
