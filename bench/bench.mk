@@ -13,7 +13,9 @@ BENCH_CFLAGS := -I. -O2 -g -std=c11 $(WARN) -ffp-contract=off -D_GNU_SOURCE
 BENCH_HAVE_CL := $(shell printf '\043include <CL/cl.h>\n' | \
                    $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
 BENCH_BIN := $(BUILD)/bench/gen $(BUILD)/bench/native \
-             $(if $(BENCH_HAVE_CL),$(BUILD)/bench/pocl_host)
+             $(if $(BENCH_HAVE_CL),$(BUILD)/bench/pocl_host \
+                                   $(BUILD)/bench/enqueue_host)
+BENCH_ENQ_N ?= 20000
 
 $(BUILD)/bench/gen: bench/gen.c bench/bench.h
 	@mkdir -p $(dir $@)
@@ -27,8 +29,13 @@ $(BUILD)/bench/pocl_host: bench/pocl_host.c bench/bench.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $< -lOpenCL -lm -o $@
 
-bench: $(BUILD)/clvm $(BENCH_BIN)
+$(BUILD)/bench/enqueue_host: bench/enqueue_host.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $< -lOpenCL -lm -o $@
+
+bench: $(BUILD)/clvm $(BUILD)/libclvm-icd.so $(BENCH_BIN)
 	@BENCH_RUNS=$(BENCH_RUNS) BENCH_N=$(BENCH_N) BENCH_LOOP_N=$(BENCH_LOOP_N) \
+	  BENCH_ENQ_N=$(BENCH_ENQ_N) \
 	  BENCH_MATH_N=$(BENCH_MATH_N) \
 	  BENCH_ITERS=$(BENCH_ITERS) CLVM_SHARED=$(SHARED) sh bench/run.sh $(BUILD)
 

@@ -11,7 +11,8 @@
 #   BENCH_LOOP_N (work-items of `loop`, 2^14), BENCH_ITERS (1000),
 #   BENCH_MATH_N (work-items of `math`, 2^18), BENCH_LOCAL_SMALL (16) and
 #   BENCH_LOCAL_LARGE (1024): the --local of the clvm-local runs,
-#   CLVM_SHARED (where conformance/*.tsv are, for the conform rate)
+#   CLVM_SHARED (where conformance/*.tsv are, for the conform rate),
+#   BENCH_ENQ_N (launches of the enqueue benchmark, 20000)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: bench/run.sh BUILD_DIR}
@@ -28,6 +29,8 @@ clvm=$build/clvm
 gen=$build/bench/gen
 native=$build/bench/native
 pocl=$build/bench/pocl_host
+enq=$build/bench/enqueue_host
+enqn=${BENCH_ENQ_N:-20000}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
@@ -237,6 +240,50 @@ while [ $i -lt "$runs" ]; do
     i=$((i + 1))
 done
 
+# enqueue: the OpenCL platform's overhead for a tiny kernel, through the
+# ICD loader: clvm's library and PoCL, each the only platform, alternating.
+# Appends "THROUGHPUT LATENCY" (seconds per launch) of global size $2 on
+# platform $1 (clvm, pocl) to $tmp/enq.$1.$2; returns 3 when PoCL cannot
+# run here.
+enq_one() {
+    if [ "$1" = clvm ]; then v=$build/libclvm-icd.so name=clvm
+    else v=/usr/lib/x86_64-linux-gnu/libpocl.so.2 name=Portable
+    fi
+    OCL_ICD_VENDORS=$v "$enq" $name "$enqn" "$2" \
+        >"$tmp/so" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 3 ] && [ "$1" = pocl ] && return 3
+    if [ $rc != 0 ]; then
+        fail "enqueue on $1 exited with status $rc:"
+        sed 's/^/    /' "$tmp/err" | head -n 20
+        return 1
+    fi
+    sed -n 's/^time: .*throughput=\([^ ]*\) latency=\([^ ]*\).*/\1 \2/p' \
+        "$tmp/err" >>"$tmp/enq.$1.$2"
+}
+enqs=
+if [ -x "$enq" ]; then
+    enqs="clvm pocl"
+    i=0
+    while [ $i -lt "$runs" ]; do
+        for p in $enqs; do
+            for g in 1 1024; do
+                enq_one $p $g
+                [ $? = 3 ] && { echo "enqueue: pocl skipped (no platform)"; enqs=clvm; }
+            done
+        done
+        i=$((i + 1))
+    done
+else
+    echo "enqueue: skipped (bench/enqueue_host not built: no CL/cl.h when building)"
+fi
+# The median in microseconds of column $2 (1 throughput, 2 latency) of
+# file $1.
+enq_med() {
+    [ -s "$1" ] || { echo -; return; }
+    awk -v c="$2" '{print $c * 1e6}' "$1" >"$tmp/col" && median "$tmp/col"
+}
+
 # Prints "name  value" per implementation of benchmark $1, per-unit divisor $2.
 report() {
     for impl in clvm clvmls clvmll clvmcl strict race pocl native; do
@@ -291,6 +338,25 @@ ratio loop clvm races/unchecked race
 ratio math clvm races/unchecked race
 ratio bench clvm clvm-cl/clvm-clasm clvmcl
 ratio loop clvm clvm-cl/clvm-clasm clvmcl
+if [ -n "$enqs" ]; then
+    echo "enqueue (work-item 0 adds 1 to an int): $enqn launches, median of" \
+         "$runs runs, microseconds per launch"
+    for g in 1 1024; do
+        for p in $enqs; do
+            printf '  %-5s global %-5s enqueue+finish each %9.2f  stream %9.2f\n' \
+                $p $g "$(enq_med "$tmp/enq.$p.$g" 2)" "$(enq_med "$tmp/enq.$p.$g" 1)"
+        done
+    done
+    # the overhead a host program waits for: enqueue, then clFinish
+    echo "ENQUEUE us clvm $(enq_med "$tmp/enq.clvm.1" 2) pocl $(enq_med "$tmp/enq.pocl.1" 2)"
+    echo "ENQUEUE-STREAM us clvm $(enq_med "$tmp/enq.clvm.1" 1)" \
+         "pocl $(enq_med "$tmp/enq.pocl.1" 1)"
+    echo "ENQUEUE-1024 us clvm $(enq_med "$tmp/enq.clvm.1024" 2)" \
+         "pocl $(enq_med "$tmp/enq.pocl.1024" 2)"
+    [ -s "$tmp/enq.pocl.1" ] &&
+        awk -v a="$(enq_med "$tmp/enq.clvm.1" 2)" -v b="$(enq_med "$tmp/enq.pocl.1" 2)" \
+            'BEGIN { printf "RATIO enqueue clvm/pocl %.2f\n", a / b }'
+fi
 sh bench/cc.sh "$build"
 
 # The conformance rate, where clvm conform and the vectors are at hand.

@@ -222,7 +222,12 @@ static NOINLINE void wi_values(const vm_warp *w, unsigned base, uint64_t dim,
     /* a scheduled group of r->split work-groups in dimension 0 (run.c):
      * the kernel's local size, local id and group id there */
     const uint64_t k = dim ? 1 : r->split, ls = r->local[dim] / k;
-    for (uint32_t l = 0; l < r->warp; l++) {
+    /* the same in every lane: what does not depend on the work-item, and
+     * ids in dimensions 1 and 2 of a warp within one row of dimension 0 */
+    const bool same =
+        (base != BCB_GID && base != BCB_LID && (base != BCB_GRP || dim)) ||
+        (dim && lid[0] + r->warp <= r->local[0]);
+    for (uint32_t l = 0; l < (same ? 1 : r->warp); l++) {
         uint64_t v;
         switch (base) {
         case BCB_GID:
@@ -245,6 +250,8 @@ static NOINLINE void wi_values(const vm_warp *w, unsigned base, uint64_t dim,
                 lid[1] = 0, lid[2]++;
         }
     }
+    for (uint32_t l = 1; same && l < r->warp; l++)
+        out[l] = out[0];
 }
 
 /* as_T with element sizes differing: each work-item's value repacked in

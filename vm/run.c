@@ -13,6 +13,7 @@
 
 #include "stdlib/note.h"
 #include "vm/decode.h"
+#include "vm/pool.h"
 #include "vm/sched.h"
 #include "vm/trap.h"
 #include "vm/warp.h"
@@ -105,7 +106,7 @@ static void emit_group(run_state *s, vm_group *g, uint64_t gi, bool trapped)
 
 typedef struct {
     run_state *s;
-    vm_group *g;
+    vm_group *g;             /* made by the worker itself, but worker 0's */
 } worker;
 
 /* Keeps group gi's --warn-impl counts (with s->lock held). */
@@ -171,14 +172,18 @@ static void make_warnings(run_state *s, vm_warnings *out)
     free(best);
 }
 
-/* Takes groups in increasing order. A group above the lowest trapping one
- * is skipped, but every group below it runs to the end, so the group
- * reported is the lowest that traps whatever the thread count. */
-static void *work(void *arg)
+/* Worker i (vm_pool_run) takes groups in increasing order. A group above
+ * the lowest trapping one is skipped, but every group below it runs to the
+ * end, so the group reported is the lowest that traps whatever the thread
+ * count. A helper without memory for its group leaves its share to the
+ * others. */
+static void work(void *arg, unsigned i)
 {
-    worker *me = arg;
+    worker *me = &((worker *)arg)[i];
     run_state *s = me->s;
     vm_trap t;
+    if (!me->g && !(me->g = vm_group_new(s->P)))
+        return;
     for (;;) {
         uint64_t gi = atomic_fetch_add(&s->next, 1);
         if (gi >= s->P->r.ngroups || gi > atomic_load(&s->first))
@@ -196,7 +201,6 @@ static void *work(void *arg)
             pthread_mutex_unlock(&s->lock);
         }
     }
-    return NULL;
 }
 
 /* Work-groups smaller than a warp leave its lanes idle, a dispatch for a
@@ -270,22 +274,12 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
     atomic_init(&s.first, UINT64_MAX);
     pthread_mutex_init(&s.lock, NULL);
     worker *ws = calloc(r.threads, sizeof *ws);
-    pthread_t *tids = calloc(r.threads, sizeof *tids);
-    bool ok = ws && tids;
-    for (unsigned i = 0; ok && i < r.threads; i++) {
-        ws[i] = (worker){&s, vm_group_new(P)};
-        ok = ws[i].g != NULL;
-    }
-    if (ok) {
-        /* the calling thread is worker 0; a thread that cannot start
-         * leaves its share to the others */
-        unsigned started = 1;
-        for (unsigned i = 1; i < r.threads; i++)
-            if (pthread_create(&tids[i], NULL, work, &ws[i]) == 0)
-                tids[started++] = tids[i];
-        work(&ws[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(tids[i], NULL);
+    bool ok = ws != NULL;
+    for (unsigned i = 0; ok && i < r.threads; i++)
+        ws[i].s = &s;
+    if (ok && (ws[0].g = vm_group_new(P)) != NULL) {
+        /* the calling thread is worker 0, the pool's threads the others */
+        vm_pool_run(work, ws, r.threads);
         if (atomic_load(&s.first) != UINT64_MAX)
             *trap = s.trap;
         else if (s.lost)
@@ -294,13 +288,13 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         if (P->printf)
             fflush(r.out);
     } else {
+        ok = false;
         vm_trap_set(trap, VM_TRAP_NOMEM, "work-group memory of kernel '%s'",
                     bc_str(m, P->k->name));
     }
     for (unsigned i = 0; ws && i < r.threads; i++)
         vm_group_free(ws[i].g);
     free(ws);
-    free(tids);
     while (s.pending) {
         pend *e = s.pending;
         s.pending = e->next;

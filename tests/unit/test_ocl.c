@@ -301,6 +301,34 @@ static void buffers(void)
 }
 
 /* A user event holds a command back until it is set. */
+/* Fills past the 4 KiB block the pattern is doubled to, at an offset,
+ * with a pattern of unlike bytes and one of like bytes (a memset). */
+static void fills(void)
+{
+    enum { N = 3 * 4096 + 48, OFF = 16 };
+    static uint8_t got[N + 2 * OFF];
+    uint8_t pat[16], like[8];
+    cl_int e;
+    for (int i = 0; i < 16; i++)
+        pat[i] = (uint8_t)(i * 17 + 3);
+    memset(like, 0x5a, sizeof like);
+    cl_mem b = clCreateBuffer(ctx, 0, sizeof got, NULL, &e);
+    for (int k = 0; k < 2; k++) {
+        const uint8_t *p = k ? like : pat;
+        size_t ps = k ? sizeof like : sizeof pat;
+        memset(got, 0xee, sizeof got);
+        clEnqueueWriteBuffer(q, b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        e = clEnqueueFillBuffer(q, b, p, ps, OFF, N, 0, NULL, NULL);
+        CHECK(e == CL_SUCCESS, "fill %d", e);
+        clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        size_t bad = 0;
+        for (size_t i = 0; i < sizeof got; i++)
+            bad += got[i] != (i < OFF || i >= OFF + N ? 0xee : p[(i - OFF) % ps]);
+        CHECK(bad == 0, "pattern %d: %zu bytes wrong", k, bad);
+    }
+    clReleaseMemObject(b);
+}
+
 static void user_events(void)
 {
     cl_int e, v = 5;
@@ -748,6 +776,7 @@ int main(int argc, char **argv)
         RUN(run_scale);
         RUN(local_memory);
         RUN(buffers);
+        RUN(fills);
         RUN(user_events);
         RUN(traps);
         RUN(profiles);

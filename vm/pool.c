@@ -1,0 +1,104 @@
+/* The worker threads vm_run spreads work-groups over, started once and
+ * kept across runs: a launch wakes sleeping threads instead of creating
+ * and joining new ones (tens of microseconds each, far more on a loaded
+ * machine, for host programs that launch tiny kernels thousands of times). */
+#include "vm/pool.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#define POOL_MAX 255   /* helpers at most: vm_range_resolve's 256 threads */
+
+/* One caller's run, on its stack, listed while it wants more helpers. */
+typedef struct job {
+    void (*fn)(void *, unsigned);
+    void *arg;
+    unsigned want;     /* helpers wanted */
+    unsigned joined;   /* helpers that took a share */
+    unsigned active;   /* ... and are still in fn */
+    struct job *next;
+} job;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* helpers wait */
+static pthread_cond_t left = PTHREAD_COND_INITIALIZER;   /* callers wait */
+static job *open_jobs;     /* wanting helpers, oldest first */
+static unsigned nthreads;  /* helpers started */
+static bool atfork_set;
+
+static void unlist(job *j)
+{
+    for (job **p = &open_jobs; *p; p = &(*p)->next)
+        if (*p == j) {
+            *p = j->next;
+            return;
+        }
+}
+
+static void *helper(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&mu);
+    for (;;) {
+        job *j = open_jobs;
+        if (!j) {
+            pthread_cond_wait(&wake, &mu);
+            continue;
+        }
+        unsigned i = ++j->joined;
+        if (j->joined == j->want)
+            unlist(j);
+        j->active++;
+        pthread_mutex_unlock(&mu);
+        j->fn(j->arg, i);
+        pthread_mutex_lock(&mu);
+        if (--j->active == 0)
+            pthread_cond_broadcast(&left);
+    }
+    return NULL;
+}
+
+/* A child of fork has none of the parent's threads: it starts its own. */
+static void forked(void)
+{
+    pthread_mutex_init(&mu, NULL);
+    pthread_cond_init(&wake, NULL);
+    pthread_cond_init(&left, NULL);
+    open_jobs = NULL;
+    nthreads = 0;
+}
+
+void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
+{
+    if (n <= 1) {
+        fn(arg, 0);
+        return;
+    }
+    job j = {fn, arg, n - 1 < POOL_MAX ? n - 1 : POOL_MAX, 0, 0, NULL};
+    pthread_mutex_lock(&mu);
+    if (!atfork_set)
+        atfork_set = pthread_atfork(NULL, NULL, forked) == 0;
+    while (nthreads < j.want) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, helper, NULL))
+            break;
+        pthread_detach(t);
+        nthreads++;
+    }
+    job **at = &open_jobs;
+    while (*at)
+        at = &(*at)->next;
+    *at = &j;
+    for (unsigned i = 0; i < j.want; i++)
+        pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&mu);
+
+    fn(arg, 0);
+
+    pthread_mutex_lock(&mu);
+    if (j.joined < j.want)
+        unlist(&j);   /* no helper joins from now on */
+    while (j.active)
+        pthread_cond_wait(&left, &mu);
+    pthread_mutex_unlock(&mu);
+}

@@ -1,0 +1,15 @@
+/* Worker threads kept from one vm_run to the next (private to vm/). */
+#ifndef CLVM_VM_POOL_H
+#define CLVM_VM_POOL_H
+
+/* Calls fn(arg, 0) on the calling thread and fn(arg, i), 0 < i < n, on
+ * up to n - 1 threads of the pool, each i once, while the caller's call
+ * runs: a helper that wakes after it returned is not called at all. Returns
+ * once every call that started has returned. So fn must share its work
+ * out as it goes (each call taking what is left), never count on a given
+ * i being called. Threads are started when first needed and kept (a
+ * thread that cannot start leaves its share to the others); several
+ * callers at a time share them. */
+void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n);
+
+#endif
