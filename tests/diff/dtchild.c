@@ -83,7 +83,11 @@ bool dtc_start(dtc *c, void (*fn)(void *arg, int fd), void *arg)
     c->status = 0;
     if (!make_root())
         return false;
-    snprintf(c->dir, sizeof c->dir, "%s/c.XXXXXX", root);
+    int n = snprintf(c->dir, sizeof c->dir, "%s/c.XXXXXX", root);
+    if (n < 0 || (size_t)n >= sizeof c->dir) {
+        fprintf(stderr, "difftest: the scratch folder's path is too long\n");
+        return false;
+    }
     if (!mkdtemp(c->dir) || pipe(p)) {
         fprintf(stderr, "difftest: cannot prepare a child: %s\n", strerror(errno));
         return false;
