@@ -239,12 +239,6 @@ int cc_compile(const char *path, char *const *opts, int nopts,
     return rc;
 }
 
-int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
-              size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen)
-{
-    return front(path, opts, nopts, false, obj, len, msgs, mlen, why, wlen);
-}
-
 /* The n objects written into j's folder (o0.bc ...), linked by llvm-link
  * into the file out. */
 static int run_link(const job *j, const uint8_t *const *objs,
@@ -360,6 +354,94 @@ static int compile(const char *path, char *const *opts, int nopts,
     return rc;
 }
 
+bool cc_is_bitcode(const uint8_t *b, size_t n)
+{
+    return n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 &&
+           b[3] == 0xde;
+}
+
+/* A cache entry's result bytes bc[0..n) as u's: the module into *m
+ * (verified) or the object into *obj (malloc'd); false if they will not
+ * do (compiled again then). */
+static bool take_hit(bool object, const uint8_t *bc, size_t n, bc_module *m,
+                     uint8_t **obj, size_t *olen)
+{
+    char err[256];
+    if (!object)
+        return !bc_read(bc, n, m, err, sizeof err);
+    if (!cc_is_bitcode(bc, n) || !(*obj = malloc(n)))
+        return false;
+    memcpy(*obj, bc, n);
+    *olen = n;
+    return true;
+}
+
+/* u compiled: translated into *m, or clang's object into *obj; its
+ * messages to diag and into *msgs (malloc'd). */
+static int make(const cc_unit *u, bool object, bc_module *m, uint8_t **obj,
+                size_t *olen, FILE *diag, char **msgs, size_t *mlen,
+                char *why, size_t wlen)
+{
+    char **av = malloc(((size_t)u->nopts + 2) * sizeof *av);
+    int n = 0, rc;
+    if (!av)
+        return FAIL("out of memory");
+    if (u->hdir)     /* the embedded headers are searched before -I's */
+        av[n++] = (char *)"-I", av[n++] = (char *)u->hdir;
+    for (int i = 0; i < u->nopts; i++)
+        av[n++] = u->opts[i];
+    if (!object)
+        rc = compile(u->path, av, n, m, diag, msgs, mlen, why, wlen);
+    else {
+        rc = front(u->path, av, n, false, obj, olen, msgs, mlen, why, wlen);
+        fwrite(*msgs ? *msgs : "", 1, *mlen, diag);
+    }
+    free(av);
+    return rc;
+}
+
+/* u through the compile cache: a module into *m (object false) or LLVM
+ * bitcode into *obj; the messages (a hit's: the first compilation's) to
+ * diag. */
+static int through_cache(const cc_unit *u, bool object, bc_module *m,
+                         uint8_t **obj, size_t *olen, FILE *diag, char *why,
+                         size_t wlen)
+{
+    size_t n = 0;
+    char *src = file_read(u->path, &n);
+    if (!src)
+        return FAIL("cannot read '%s': %s", u->path, strerror(errno));
+    ccc_input in = {object ? "object" : "module", u->name, src, n, u->hdrs,
+                    u->nh, u->opts, u->nopts, {tool(0), tool(1)}};
+    ccc_key k;
+    bool cached = ccc_key_make(&k, &in);
+    free(src);
+    uint8_t *entry = NULL, *bytes = NULL;
+    const uint8_t *bc;
+    const char *d;
+    size_t dl, bl;
+    char *msgs = NULL;
+    int rc;
+    /* an entry that does not verify is compiled again (and replaced) */
+    if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
+        take_hit(object, bc, bl, m, obj, olen)) {
+        fwrite(d, 1, dl, diag);
+        rc = 0;
+        last_kind = 1, last_tools = 0;
+    } else if (!(rc = make(u, object, m, obj, olen, diag, &msgs, &dl, why,
+                           wlen)) && cached) {
+        if (object)
+            ccc_put(&k, msgs, dl, *obj, *olen);
+        else if (!bc_write(m, &bytes, &bl))
+            ccc_put(&k, msgs, dl, bytes, bl);
+    }
+    free(entry);
+    free(bytes);
+    free(msgs);
+    ccc_key_free(&k);
+    return rc;
+}
+
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen)
 {
@@ -369,36 +451,15 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
 int cc_load_as(const char *path, const char *name, char *const *opts,
                int nopts, bc_module *m, FILE *diag, char *why, size_t wlen)
 {
-    size_t n = 0;
-    char *src = file_read(path, &n);
-    if (!src)
-        return FAIL("cannot read '%s': %s", path, strerror(errno));
-    const char *const tools[2] = {tool(0), tool(1)};
-    ccc_key k;
-    bool cached = ccc_key_make(&k, name, src, n, opts, nopts, tools);
-    free(src);
-    uint8_t *entry = NULL, *bytes = NULL;
-    const uint8_t *bc;
-    const char *d;
-    size_t dl, bl;
-    char err[256], *msgs = NULL;
-    int rc;
-    /* an entry that does not verify is compiled again (and replaced) */
-    if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
-        !bc_read(bc, bl, m, err, sizeof err)) {
-        fwrite(d, 1, dl, diag);
-        rc = 0;
-        last_kind = 1, last_tools = 0;
-    } else if (!(rc = compile(path, opts, nopts, m, diag, &msgs, &dl, why,
-                              wlen)) &&
-               cached && !bc_write(m, &bytes, &bl)) {
-        ccc_put(&k, msgs, dl, bytes, bl);
-    }
-    free(entry);
-    free(bytes);
-    free(msgs);
-    ccc_key_free(&k);
-    return rc;
+    cc_unit u = {.path = path, .name = name, .opts = opts, .nopts = nopts};
+    return through_cache(&u, false, m, NULL, NULL, diag, why, wlen);
+}
+
+int cc_object_as(const cc_unit *u, uint8_t **obj, size_t *len, FILE *diag,
+                 char *why, size_t wlen)
+{
+    *obj = NULL, *len = 0;
+    return through_cache(u, true, NULL, obj, len, diag, why, wlen);
 }
 
 bool cc_is_opencl_c(const char *path, const char *text, size_t len)

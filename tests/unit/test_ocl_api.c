@@ -2,12 +2,16 @@
  * checks, as a host program through the ICD loader: property values,
  * image-format counts, reqd_work_group_size, local memory accounting,
  * kernel attributes, declarations-only compiles, a library's binary,
- * argument qualifiers, a buffer's host pointer. */
+ * argument qualifiers, a buffer's host pointer; clCompileProgram through
+ * the compile cache. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/lib/test.h"
 
@@ -293,6 +297,142 @@ static void local_mem(void)
     clReleaseProgram(p);
 }
 
+/* The scratch folder of compile_cache: clang's runs counted in runs, the
+ * cache in cache/. */
+static char cdir[512];
+
+/* How many times the counting clang ran. */
+static int clang_runs(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/runs", cdir);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    for (int c; f && (c = getc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Writes text to the file cdir/name. */
+static void write_file(const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", cdir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(text, f) >= 0, "cannot write %s", path);
+    if (f)
+        fclose(f);
+}
+
+/* The int kernel k of src (compiled with options and the nh headers
+ * texts[i] named names[i], then linked) writes; -1 if any step fails.
+ * The compile log must hold want. */
+static int compiled(const char *src, const char *options, cl_uint nh,
+                    const char **names, const char **texts, const char *want)
+{
+    cl_int e;
+    cl_program hs[4], p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    for (cl_uint i = 0; i < nh; i++)
+        hs[i] = clCreateProgramWithSource(ctx, 1, &texts[i], NULL, &e);
+    e = clCompileProgram(p, 1, &dev, options, nh, nh ? hs : NULL,
+                         nh ? names : NULL, NULL, NULL);
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(e == CL_SUCCESS && strstr(log, want), "compile: %d, log: %s", e,
+          log);
+    cl_program x = e == CL_SUCCESS ? clLinkProgram(ctx, 1, &dev, "", 1, &p,
+                                                   NULL, NULL, &e) : NULL;
+    cl_kernel k = x ? clCreateKernel(x, "k", &e) : NULL;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &e);
+    int v = -1;
+    size_t one = 1;
+    if (!k || clSetKernelArg(k, 0, sizeof b, &b) ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL) ||
+        clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL))
+        v = -1;
+    if (k)
+        clReleaseKernel(k);
+    if (x)
+        clReleaseProgram(x);
+    clReleaseMemObject(b);
+    for (cl_uint i = 0; i < nh; i++)
+        clReleaseProgram(hs[i]);
+    clReleaseProgram(p);
+    return v;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* clCompileProgram through the compile cache, clang a script that counts
+ * its runs: a repeat is a hit (clang's warning in the log again); a
+ * header's other text, another header beside it, another option miss; a
+ * file found through -I, outside the embedded headers, is never cached. */
+static void compile_cache(void)
+{
+    const char *tmp = getenv("TMPDIR"), *real = getenv("CLVM_CLANG");
+    char old[3][512] = {"", "", ""}, wrap[600], inc[600], opt[700];
+    static const char *const env[] = {"XDG_CACHE_HOME", "CLVM_CLANG",
+                                      "CLVM_NO_CACHE"};
+    snprintf(cdir, sizeof cdir, "%s/ocl-cache.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(cdir)) {
+        CHECK(0, "cannot make %s", cdir);
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        if (getenv(env[i]))
+            snprintf(old[i], sizeof old[i], "%s", getenv(env[i]));
+    snprintf(wrap, sizeof wrap, "#!/bin/sh\necho run >> '%s/runs'\n"
+             "exec '%s' \"$@\"\n", cdir, real && *real ? real : "clang-14");
+    write_file("clang", wrap);
+    snprintf(wrap, sizeof wrap, "%s/clang", cdir);
+    chmod(wrap, 0700);
+    snprintf(inc, sizeof inc, "%s/cache", cdir);
+    setenv(env[0], inc, 1), setenv(env[1], wrap, 1), unsetenv(env[2]);
+
+    const char *src = "#include \"h.h\"\nkernel void k(global int *o) "
+                      "{ o[0] = N; }\n";
+    const char *names[] = {"h.h", "other.h"};
+    const char *one[] = {"#warning from the header\n#define N 1\n", ""};
+    const char *two[] = {"#define N 2\n", ""};
+    CHECK(compiled(src, "", 1, names, one, "from the header") == 1 &&
+              clang_runs() == 1, "first: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, one, "from the header") == 1 &&
+              clang_runs() == 1, "repeat: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, two, "") == 2 && clang_runs() == 2,
+          "another header text: %d runs", clang_runs());
+    CHECK(compiled(src, "", 2, names, two, "") == 2 && clang_runs() == 3,
+          "another header beside it: %d runs", clang_runs());
+    CHECK(compiled(src, "-DM=1", 2, names, two, "") == 2 &&
+              clang_runs() == 4, "another option: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, two, "") == 2 && clang_runs() == 4,
+          "the second entry stays: %d runs", clang_runs());
+    /* h.h found through -I: its text is not in the key */
+    snprintf(inc, sizeof inc, "%s/inc", cdir);
+    mkdir(inc, 0700);
+    snprintf(opt, sizeof opt, "-I %s", inc);
+    write_file("inc/h.h", "#define N 5\n");
+    CHECK(compiled(src, opt, 0, NULL, NULL, "") == 5 && clang_runs() == 5,
+          "through -I: %d runs", clang_runs());
+    write_file("inc/h.h", "#define N 6\n");
+    CHECK(compiled(src, opt, 0, NULL, NULL, "") == 6 && clang_runs() == 6,
+          "through -I, changed: %d runs", clang_runs());
+
+    for (int i = 0; i < 3; i++)
+        if (old[i][0])
+            setenv(env[i], old[i], 1);
+        else
+            unsetenv(env[i]);
+    nftw(cdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(int argc, char **argv)
 {
     /* the library next to this test's folder, and nothing else */
@@ -314,6 +454,7 @@ int main(int argc, char **argv)
         RUN(attributes);
         RUN(compile_decls);
         RUN(arg_info);
+        RUN(compile_cache);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }
