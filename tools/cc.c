@@ -173,24 +173,35 @@ static void job_close(job *j, char **msgs, size_t *mlen)
     rmdir(j->dir);
 }
 
-/* clang: the OpenCL C file path into the LLVM bitcode file bc. */
-static int run_clang(const job *j, const char *path, char *const *opts,
-                     int nopts, const char *bc, char *why, size_t wlen)
+/* What a job's first tool works on: clang's source file and options, or
+ * llvm-link's objects. */
+typedef struct {
+    const char *path;
+    char *const *opts;
+    int nopts;
+    const uint8_t *const *objs;
+    const size_t *lens;
+    int n;
+} job_in;
+
+/* clang: the OpenCL C file in->path into the LLVM bitcode file bc. */
+static int run_clang(const job *j, const job_in *in, const char *bc,
+                     char *why, size_t wlen)
 {
     size_t nf = sizeof clang_first / sizeof *clang_first;
     size_t nl = sizeof clang_last / sizeof *clang_last;
-    char **av = calloc(nf + nl + (size_t)nopts + 6, sizeof *av);
+    char **av = calloc(nf + nl + (size_t)in->nopts + 6, sizeof *av);
     if (!av)
         return FAIL("out of memory");
     size_t k = 0;
     av[k++] = (char *)tool(0);
     for (size_t i = 0; i < nf; i++)
         av[k++] = (char *)clang_first[i];
-    for (int i = 0; i < nopts; i++)
-        av[k++] = opts[i];
+    for (int i = 0; i < in->nopts; i++)
+        av[k++] = in->opts[i];
     for (size_t i = 0; i < nl; i++)
         av[k++] = (char *)clang_last[i];
-    av[k++] = (char *)path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
+    av[k++] = (char *)in->path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
     av[k] = NULL;
     int rc = spawn(av, "clang-14", j->er, why, wlen);
     free(av);
@@ -211,22 +222,33 @@ static int run_spirv(const job *j, const char *bc, uint8_t **spv,
            take(sp, spv, len, why, wlen);
 }
 
+/* A job: first (clang or llvm-link) makes LLVM bitcode of in, then *out
+ * is that bitcode, or (spirv) llvm-spirv's SPIR-V of it; the tools'
+ * messages into *msgs. */
+static int job_run(int (*first)(const job *, const job_in *, const char *,
+                                char *, size_t),
+                   const job_in *in, bool spirv, uint8_t **out, size_t *len,
+                   char **msgs, size_t *mlen, char *why, size_t wlen)
+{
+    job j;
+    char bc[600];
+    if (job_open(&j, out, len, msgs, mlen, why, wlen))
+        return 1;
+    int rc = first(&j, in, job_file(&j, "k.bc", bc), why, wlen) ||
+             (spirv ? run_spirv(&j, bc, out, len, why, wlen)
+                    : take(bc, out, len, why, wlen));
+    job_close(&j, msgs, mlen);
+    return rc;
+}
+
 /* clang on path, then llvm-spirv (spirv) or not: *out is SPIR-V or LLVM
  * bitcode. */
 static int front(const char *path, char *const *opts, int nopts, bool spirv,
                  uint8_t **out, size_t *len, char **msgs, size_t *mlen,
                  char *why, size_t wlen)
 {
-    job j;
-    char bc[600];
-    if (job_open(&j, out, len, msgs, mlen, why, wlen))
-        return 1;
-    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
-                       wlen) ||
-             (spirv ? run_spirv(&j, bc, out, len, why, wlen)
-                    : take(bc, out, len, why, wlen));
-    job_close(&j, msgs, mlen);
-    return rc;
+    job_in in = {.path = path, .opts = opts, .nopts = nopts};
+    return job_run(run_clang, &in, spirv, out, len, msgs, mlen, why, wlen);
 }
 
 int cc_compile(const char *path, char *const *opts, int nopts,
@@ -239,12 +261,12 @@ int cc_compile(const char *path, char *const *opts, int nopts,
     return rc;
 }
 
-/* The n objects written into j's folder (o0.bc ...), linked by llvm-link
- * into the file out. */
-static int run_link(const job *j, const uint8_t *const *objs,
-                    const size_t *lens, int n, const char *out, char *why,
-                    size_t wlen)
+/* The objects of in written into j's folder (o0.bc ...), linked by
+ * llvm-link into the file out. */
+static int run_link(const job *j, const job_in *in, const char *out,
+                    char *why, size_t wlen)
 {
+    int n = in->n;
     char **av = calloc((size_t)n + 4, sizeof *av);
     int made = 0, rc = 0;                /* av[1 .. made] are malloc'd */
     if (!av)
@@ -254,7 +276,7 @@ static int run_link(const job *j, const uint8_t *const *objs,
         char name[32], f[600];
         snprintf(name, sizeof name, "o%d.bc", i);
         FILE *o = fopen(job_file(j, name, f), "wb");
-        bool ok = o && fwrite(objs[i], 1, lens[i], o) == lens[i];
+        bool ok = o && fwrite(in->objs[i], 1, in->lens[i], o) == in->lens[i];
         if ((o && fclose(o)) || !ok)
             rc = FAIL("cannot write %s: %s", f, strerror(errno));
         else if (!(av[made + 1] = strdup(f)))
@@ -276,16 +298,9 @@ int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
             bool library, uint8_t **out, size_t *len, char **msgs,
             size_t *mlen, char *why, size_t wlen)
 {
-    job j;
-    char bc[600];
-    if (job_open(&j, out, len, msgs, mlen, why, wlen))
-        return 1;
-    int rc = run_link(&j, objs, lens, n, job_file(&j, "l.bc", bc), why,
-                      wlen) ||
-             (library ? take(bc, out, len, why, wlen)
-                      : run_spirv(&j, bc, out, len, why, wlen));
-    job_close(&j, msgs, mlen);
-    return rc;
+    job_in in = {.objs = objs, .lens = lens, .n = n};
+    return job_run(run_link, &in, !library, out, len, msgs, mlen, why,
+                   wlen);
 }
 
 /* Does the (little-endian, as llvm-spirv writes it) module spv declare a

@@ -20,8 +20,9 @@ static cl_device_id dev;
 static cl_context ctx;
 static cl_command_queue q;
 
-/* A program of OpenCL C source, built; NULL (the check failed) if not. */
-static cl_program build(const char *src)
+/* A program of OpenCL C source, built, and its kernels named in names
+ * (blank separated) in ks[0 ...]; NULL (the check failed) if not. */
+static cl_program build(const char *src, const char *names, cl_kernel *ks)
 {
     cl_int e;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
@@ -30,10 +31,53 @@ static cl_program build(const char *src)
         return NULL;
     e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
     CHECK(e == CL_SUCCESS, "clBuildProgram: %d", e);
+    int n = 0;
+    for (const char *c = names; *c && e == CL_SUCCESS; n++) {
+        char name[64];
+        size_t l = strcspn(c, " ");
+        snprintf(name, sizeof name, "%.*s", (int)l, c);
+        c += l + (c[l] == ' ');
+        ks[n] = clCreateKernel(p, name, &e);
+        CHECK(ks[n] && e == CL_SUCCESS, "clCreateKernel %s: %d", name, e);
+    }
     if (e == CL_SUCCESS)
         return p;
+    for (int i = 0; i < n - 1; i++)
+        clReleaseKernel(ks[i]);
     clReleaseProgram(p);
     return NULL;
+}
+
+/* Releases the n kernels ks and their program p. */
+static void release(cl_program p, int n, const cl_kernel *ks)
+{
+    for (int i = 0; i < n; i++)
+        clReleaseKernel(ks[i]);
+    clReleaseProgram(p);
+}
+
+/* A program made of p's binary (CL_PROGRAM_BINARIES), its binary type in
+ * *bt (0 if none); NULL if it cannot be made. */
+static cl_program from_binary(cl_program p, cl_program_binary_type *bt)
+{
+    size_t len = 0;
+    cl_int e;
+    *bt = 0;
+    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len ? len : 1);
+    if (!bin || !len ||
+        clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL)) {
+        free(bin);
+        return NULL;
+    }
+    const unsigned char *cb = bin;
+    cl_program back = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cb,
+                                                NULL, &e);
+    if (back)
+        clGetProgramBuildInfo(back, dev, CL_PROGRAM_BINARY_TYPE, sizeof *bt,
+                              bt, NULL);
+    free(bin);
+    return back;
 }
 
 /* CL_CONTEXT_INTEROP_USER_SYNC takes CL_TRUE or CL_FALSE alone. */
@@ -82,11 +126,12 @@ static void reqd_size(void)
         "        get_local_size(0) * 10 + get_local_size(1);\n"
         "}\n"
         "__kernel void free_size(__global uint *o) { o[0] = 1; }\n";
-    cl_program p = build(src);
+    cl_kernel ks[2];
+    cl_program p = build(src, "k free_size", ks);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e), f = clCreateKernel(p, "free_size", &e);
+    cl_kernel k = ks[0], f = ks[1];
     size_t s3[3] = {9, 9, 9};
     CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                    sizeof s3, s3, NULL) == CL_SUCCESS &&
@@ -111,17 +156,8 @@ static void reqd_size(void)
     CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l2, 0, NULL, NULL) ==
               CL_SUCCESS, "local 4x2");
     /* the binary keeps the attribute */
-    size_t len = 0;
-    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    unsigned char *bin = malloc(len ? len : 1);
-    clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
-    const unsigned char *cbin = bin;
-    cl_program p2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cbin,
-                                              NULL, &e);
-    cl_program_binary_type bt = 0;
-    if (p2)
-        clGetProgramBuildInfo(p2, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
-                              NULL);
+    cl_program_binary_type bt;
+    cl_program p2 = from_binary(p, &bt);
     CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "an executable's binary");
     CHECK(p2 && clBuildProgram(p2, 1, &dev, "", NULL, NULL) == CL_SUCCESS,
           "the binary builds");
@@ -136,10 +172,8 @@ static void reqd_size(void)
         clReleaseKernel(k2);
     if (p2)
         clReleaseProgram(p2);
-    free(bin);
     clReleaseMemObject(b);
-    clReleaseKernel(k), clReleaseKernel(f);
-    clReleaseProgram(p);
+    release(p, 2, ks);
 }
 
 /* CL_KERNEL_ATTRIBUTES: the declaration's attributes as written, blanks
@@ -153,19 +187,17 @@ static void attributes(void)
         "__attribute__((vec_type_hint(uchar4)))\n"
         "__attribute__((work_group_size_hint( 1, 1, 1 )))\n"
         "__kernel void k(__global int *x) { x[0] = 1; }\n";
-    cl_program p = build(src);
+    cl_kernel ks[2];
+    cl_program p = build(src, "k other", ks);
     if (!p)
         return;
-    cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e), o = clCreateKernel(p, "other", &e);
     char a[256] = "?";
-    clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    clGetKernelInfo(ks[0], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
     CHECK(!strcmp(a, "vec_type_hint(uchar4) work_group_size_hint(1,1,1)"),
           "k: '%s'", a);
-    clGetKernelInfo(o, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    clGetKernelInfo(ks[1], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
     CHECK(!strcmp(a, "reqd_work_group_size(1,1,1)"), "other: '%s'", a);
-    clReleaseKernel(k), clReleaseKernel(o);
-    clReleaseProgram(p);
+    release(p, 2, ks);
 }
 
 /* clCompileProgram of OpenCL C without braces or kernels (declarations
@@ -186,26 +218,14 @@ static void compile_decls(void)
     cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1,
                                    &objs[2], NULL, NULL, &e);
     CHECK(lib && e == CL_SUCCESS, "a library: %d", e);
-    size_t len = 0;
-    if (lib)
-        clGetProgramInfo(lib, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    unsigned char *bin = malloc(len ? len : 1);
-    if (lib)
-        clGetProgramInfo(lib, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
-    const unsigned char *cb = bin;
-    cl_program back = len ? clCreateProgramWithBinary(ctx, 1, &dev, &len, &cb,
-                                                      NULL, &e) : NULL;
     cl_program_binary_type bt = 0;
-    if (back)
-        clGetProgramBuildInfo(back, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt,
-                              &bt, NULL);
+    cl_program back = lib ? from_binary(lib, &bt) : NULL;
     CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY, "the library's binary: %u",
           (unsigned)bt);
     if (back)
         clReleaseProgram(back);
     if (lib)
         clReleaseProgram(lib);
-    free(bin);
     for (int i = 0; i < 3; i++)
         clReleaseProgram(objs[i]);
 }
@@ -220,11 +240,11 @@ static void arg_info(void)
         "restrict b,\n"
         "                __global void *c, volatile int d)\n"
         "{ a[0] = b[0] + d; }\n";
-    cl_program p = build(src);
+    cl_kernel k;
+    cl_program p = build(src, "k", &k);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
     cl_kernel_arg_type_qualifier tq[4] = {9, 9, 9, 9};
     for (cl_uint i = 0; i < 4; i++)
         clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq[i],
@@ -236,8 +256,7 @@ static void arg_info(void)
     char tn[64] = "";
     clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL);
     CHECK(!strcmp(tn, "void*"), "void pointer: %s", tn);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+    release(p, 1, &k);
     int host[4] = {1, 2, 3, 4};
     void *hp = host;
     cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof host, host, &e);
@@ -262,11 +281,11 @@ static void local_mem(void)
         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    o[0] = a[0] + t[0];\n"
         "}\n";
-    cl_program p = build(src);
+    cl_kernel k;
+    cl_program p = build(src, "k", &k);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
     cl_ulong dl = 0, kl = 0;
     clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof dl, &dl, NULL);
     CHECK(dl >= 32 * 1024, "device local memory %llu", (unsigned long long)dl);
@@ -293,8 +312,7 @@ static void local_mem(void)
     clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, &o, 0, NULL, NULL);
     CHECK(o == 3, "ran: %g", o);
     clReleaseMemObject(b);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+    release(p, 1, &k);
 }
 
 /* The scratch folder of compile_cache: clang's runs counted in runs, the
