@@ -51,6 +51,8 @@ static const char *const clang_first[] = {
  * OpenCL default optimises, which folds conversions with the host's
  * arithmetic and gives modules llvm-spirv 14 cannot write). */
 static const char *const clang_last[] = {"-O0", "-emit-llvm", "-c"};
+/* Or, for the preprocessed text alone: */
+static const char *const clang_pp[] = {"-E", "-P"};
 
 /* The tools (0 clang, 1 llvm-spirv, 2 llvm-link), CLVM_CLANG,
  * CLVM_LLVM_SPIRV and CLVM_LLVM_LINK overriding their names. */
@@ -179,6 +181,7 @@ typedef struct {
     const char *path;
     char *const *opts;
     int nopts;
+    bool pp;                             /* clang -E: the text, no bitcode */
     const uint8_t *const *objs;
     const size_t *lens;
     int n;
@@ -189,7 +192,9 @@ static int run_clang(const job *j, const job_in *in, const char *bc,
                      char *why, size_t wlen)
 {
     size_t nf = sizeof clang_first / sizeof *clang_first;
-    size_t nl = sizeof clang_last / sizeof *clang_last;
+    const char *const *last = in->pp ? clang_pp : clang_last;
+    size_t nl = in->pp ? sizeof clang_pp / sizeof *clang_pp
+                       : sizeof clang_last / sizeof *clang_last;
     char **av = calloc(nf + nl + (size_t)in->nopts + 6, sizeof *av);
     if (!av)
         return FAIL("out of memory");
@@ -200,7 +205,7 @@ static int run_clang(const job *j, const job_in *in, const char *bc,
     for (int i = 0; i < in->nopts; i++)
         av[k++] = in->opts[i];
     for (size_t i = 0; i < nl; i++)
-        av[k++] = (char *)clang_last[i];
+        av[k++] = (char *)last[i];
     av[k++] = (char *)in->path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
     av[k] = NULL;
     int rc = spawn(av, "clang-14", j->er, why, wlen);
@@ -241,14 +246,16 @@ static int job_run(int (*first)(const job *, const job_in *, const char *,
     return rc;
 }
 
-/* clang on path, then llvm-spirv (spirv) or not: *out is SPIR-V or LLVM
- * bitcode. */
-static int front(const char *path, char *const *opts, int nopts, bool spirv,
-                 uint8_t **out, size_t *len, char **msgs, size_t *mlen,
-                 char *why, size_t wlen)
+/* clang on path, then llvm-spirv (what CC_MODULE) or not: *out is SPIR-V,
+ * LLVM bitcode (CC_OBJECT) or the preprocessed text (CC_TEXT). */
+static int front(const char *path, char *const *opts, int nopts,
+                 cc_what what, uint8_t **out, size_t *len, char **msgs,
+                 size_t *mlen, char *why, size_t wlen)
 {
-    job_in in = {.path = path, .opts = opts, .nopts = nopts};
-    return job_run(run_clang, &in, spirv, out, len, msgs, mlen, why, wlen);
+    job_in in = {.path = path, .opts = opts, .nopts = nopts,
+                 .pp = what == CC_TEXT};
+    return job_run(run_clang, &in, what == CC_MODULE, out, len, msgs, mlen,
+                   why, wlen);
 }
 
 int cc_compile(const char *path, char *const *opts, int nopts,
@@ -256,7 +263,8 @@ int cc_compile(const char *path, char *const *opts, int nopts,
                char *why, size_t wlen)
 {
     double t0 = now();
-    int rc = front(path, opts, nopts, true, spv, len, msgs, mlen, why, wlen);
+    int rc = front(path, opts, nopts, CC_MODULE, spv, len, msgs, mlen, why,
+                   wlen);
     last_tools = now() - t0, last_kind = 2;
     return rc;
 }
@@ -376,24 +384,25 @@ bool cc_is_bitcode(const uint8_t *b, size_t n)
 }
 
 /* A cache entry's result bytes bc[0..n) as u's: the module into *m
- * (verified) or the object into *obj (malloc'd); false if they will not
- * do (compiled again then). */
-static bool take_hit(bool object, const uint8_t *bc, size_t n, bc_module *m,
-                     uint8_t **obj, size_t *olen)
+ * (verified), or the object or text into *out (malloc'd, NUL-terminated);
+ * false if they will not do (compiled again then). */
+static bool take_hit(cc_what what, const uint8_t *bc, size_t n, bc_module *m,
+                     uint8_t **out, size_t *olen)
 {
     char err[256];
-    if (!object)
+    if (what == CC_MODULE)
         return !bc_read(bc, n, m, err, sizeof err);
-    if (!cc_is_bitcode(bc, n) || !(*obj = malloc(n)))
+    if ((what == CC_OBJECT && !cc_is_bitcode(bc, n)) ||
+        !(*out = malloc(n + 1)))
         return false;
-    memcpy(*obj, bc, n);
-    *olen = n;
+    memcpy(*out, bc, n);
+    (*out)[n] = 0, *olen = n;
     return true;
 }
 
-/* u compiled: translated into *m, or clang's object into *obj; its
- * messages to diag and into *msgs (malloc'd). */
-static int make(const cc_unit *u, bool object, bc_module *m, uint8_t **obj,
+/* u compiled: translated into *m, or clang's object or text into *out;
+ * its messages to diag and into *msgs (malloc'd). */
+static int make(const cc_unit *u, cc_what what, bc_module *m, uint8_t **out,
                 size_t *olen, FILE *diag, char **msgs, size_t *mlen,
                 char *why, size_t wlen)
 {
@@ -405,29 +414,29 @@ static int make(const cc_unit *u, bool object, bc_module *m, uint8_t **obj,
         av[n++] = (char *)"-I", av[n++] = (char *)u->hdir;
     for (int i = 0; i < u->nopts; i++)
         av[n++] = u->opts[i];
-    if (!object)
+    if (what == CC_MODULE)
         rc = compile(u->path, av, n, m, diag, msgs, mlen, why, wlen);
     else {
-        rc = front(u->path, av, n, false, obj, olen, msgs, mlen, why, wlen);
+        rc = front(u->path, av, n, what, out, olen, msgs, mlen, why, wlen);
         fwrite(*msgs ? *msgs : "", 1, *mlen, diag);
     }
     free(av);
     return rc;
 }
 
-/* u through the compile cache: a module into *m (object false) or LLVM
- * bitcode into *obj; the messages (a hit's: the first compilation's) to
- * diag. */
-static int through_cache(const cc_unit *u, bool object, bc_module *m,
-                         uint8_t **obj, size_t *olen, FILE *diag, char *why,
+/* u through the compile cache: a module into *m, or an object or text
+ * into *out; the messages (a hit's: the first compilation's) to diag. */
+static int through_cache(const cc_unit *u, cc_what what, bc_module *m,
+                         uint8_t **out, size_t *olen, FILE *diag, char *why,
                          size_t wlen)
 {
+    static const char *const kinds[] = {"module", "object", "text"};
     size_t n = 0;
     char *src = file_read(u->path, &n);
     if (!src)
         return FAIL("cannot read '%s': %s", u->path, strerror(errno));
-    ccc_input in = {object ? "object" : "module", u->name, src, n, u->hdrs,
-                    u->nh, u->opts, u->nopts, {tool(0), tool(1)}};
+    ccc_input in = {kinds[what], u->name, src, n, u->hdrs, u->nh, u->opts,
+                    u->nopts, {tool(0), tool(1)}};
     ccc_key k;
     bool cached = ccc_key_make(&k, &in);
     free(src);
@@ -439,14 +448,14 @@ static int through_cache(const cc_unit *u, bool object, bc_module *m,
     int rc;
     /* an entry that does not verify is compiled again (and replaced) */
     if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
-        take_hit(object, bc, bl, m, obj, olen)) {
+        take_hit(what, bc, bl, m, out, olen)) {
         fwrite(d, 1, dl, diag);
         rc = 0;
         last_kind = 1, last_tools = 0;
-    } else if (!(rc = make(u, object, m, obj, olen, diag, &msgs, &dl, why,
+    } else if (!(rc = make(u, what, m, out, olen, diag, &msgs, &dl, why,
                            wlen)) && cached) {
-        if (object)
-            ccc_put(&k, msgs, dl, *obj, *olen);
+        if (what != CC_MODULE)
+            ccc_put(&k, msgs, dl, *out, *olen);
         else if (!bc_write(m, &bytes, &bl))
             ccc_put(&k, msgs, dl, bytes, bl);
     }
@@ -467,14 +476,16 @@ int cc_load_as(const char *path, const char *name, char *const *opts,
                int nopts, bc_module *m, FILE *diag, char *why, size_t wlen)
 {
     cc_unit u = {.path = path, .name = name, .opts = opts, .nopts = nopts};
-    return through_cache(&u, false, m, NULL, NULL, diag, why, wlen);
+    return through_cache(&u, CC_MODULE, m, NULL, NULL, diag, why, wlen);
 }
 
-int cc_object_as(const cc_unit *u, uint8_t **obj, size_t *len, FILE *diag,
-                 char *why, size_t wlen)
+int cc_make(const cc_unit *u, cc_what what, uint8_t **out, size_t *len,
+            FILE *diag, char *why, size_t wlen)
 {
-    *obj = NULL, *len = 0;
-    return through_cache(u, true, NULL, obj, len, diag, why, wlen);
+    *out = NULL, *len = 0;
+    if (what == CC_MODULE)
+        return FAIL("cc_make makes objects and text, not modules");
+    return through_cache(u, what, NULL, out, len, diag, why, wlen);
 }
 
 bool cc_is_opencl_c(const char *path, const char *text, size_t len)

@@ -32,7 +32,7 @@
 int cc_compile(const char *path, char *const *opts, int nopts,
                uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
                char *why, size_t wlen);
-/* Links n objects of cc_object_as with llvm-link-14 (CLVM_LLVM_LINK) into
+/* Links n objects of cc_make with llvm-link-14 (CLVM_LLVM_LINK) into
  * one: with library, another object (*out: LLVM bitcode), else through
  * llvm-spirv into SPIR-V (*out) for cc_translate. */
 int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
@@ -64,11 +64,16 @@ typedef struct {
     char *const *opts;
     int nopts;
 } cc_unit;
-/* clang alone on u: LLVM bitcode into *obj (malloc'd), an object clvm
- * links with cc_link, through the compile cache; clang's messages (a
- * hit's: the first compilation's) to diag; 1 with why set on failure. */
-int cc_object_as(const cc_unit *u, uint8_t **obj, size_t *len, FILE *diag,
-                 char *why, size_t wlen);
+/* What a unit becomes: a translated module, clang's object (LLVM
+ * bitcode), or the preprocessed text (clang -E -P). */
+typedef enum { CC_MODULE, CC_OBJECT, CC_TEXT } cc_what;
+/* clang alone on u, through the compile cache: CC_OBJECT, LLVM bitcode an
+ * object clvm links with cc_link, or CC_TEXT, the text after the
+ * preprocessor, into *out (malloc'd, a NUL after its *len bytes); clang's
+ * messages (a hit's: the first compilation's) to diag; 1 with why set on
+ * failure. */
+int cc_make(const cc_unit *u, cc_what what, uint8_t **out, size_t *len,
+            FILE *diag, char *why, size_t wlen);
 /* Does b[0..n) start with LLVM bitcode's magic number (an OpenCL C
  * object, not clvm bytecode)? */
 bool cc_is_bitcode(const uint8_t *b, size_t n);

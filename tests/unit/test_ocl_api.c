@@ -177,7 +177,9 @@ static void reqd_size(void)
 }
 
 /* CL_KERNEL_ATTRIBUTES: the declaration's attributes as written, blanks
- * removed, space separated; not those of a comment or another kernel. */
+ * removed, space separated; not those of a comment or another kernel; a
+ * kernel a macro declares, after the preprocessor (its parameters'
+ * volatile too). */
 static void attributes(void)
 {
     const char *src =
@@ -186,9 +188,14 @@ static void attributes(void)
         "void other(void) {}\n"
         "__attribute__((vec_type_hint(uchar4)))\n"
         "__attribute__((work_group_size_hint( 1, 1, 1 )))\n"
-        "__kernel void k(__global int *x) { x[0] = 1; }\n";
-    cl_kernel ks[2];
-    cl_program p = build(src, "k other", ks);
+        "__kernel void k(__global int *x) { x[0] = 1; }\n"
+        "#define WG 2\n"
+        "#define KERNEL(name, attrs) __kernel attrs void name(__global \\\n"
+        "    volatile int *x, __global int *y)\n"
+        "KERNEL(mk, __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
+        "       __attribute__((vec_type_hint(float2)))) { x[0] = y[0]; }\n";
+    cl_kernel ks[3];
+    cl_program p = build(src, "k other mk", ks);
     if (!p)
         return;
     char a[256] = "?";
@@ -197,7 +204,16 @@ static void attributes(void)
           "k: '%s'", a);
     clGetKernelInfo(ks[1], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
     CHECK(!strcmp(a, "reqd_work_group_size(1,1,1)"), "other: '%s'", a);
-    release(p, 2, ks);
+    clGetKernelInfo(ks[2], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    CHECK(!strcmp(a, "reqd_work_group_size(2,1,1) vec_type_hint(float2)"),
+          "mk, a macro's: '%s'", a);
+    cl_kernel_arg_type_qualifier tq[2] = {9, 9};
+    for (cl_uint i = 0; i < 2; i++)
+        clGetKernelArgInfo(ks[2], i, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                           sizeof tq[i], &tq[i], NULL);
+    CHECK(tq[0] == CL_KERNEL_ARG_TYPE_VOLATILE && tq[1] == 0,
+          "mk's qualifiers %x %x", (unsigned)tq[0], (unsigned)tq[1]);
+    release(p, 3, ks);
 }
 
 /* clCompileProgram of OpenCL C without braces or kernels (declarations

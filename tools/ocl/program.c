@@ -167,8 +167,8 @@ static char *split_opts(const char *options, char **argv, int *n, int max)
 }
 
 int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
-                  const char *const *names, uint8_t **obj, size_t *olen,
-                  FILE *diag)
+                  const char *const *names, cc_what what, uint8_t **out,
+                  size_t *olen, FILE *diag)
 {
     ocl_unit u = {.dir = ""};
     char why[256] = "", *argv[64];
@@ -179,7 +179,7 @@ int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
         fprintf(diag, "error: out of memory\n");
     else if (ocl_unit_open(&u, p, nh, headers, names, diag))
         r = 1;
-    else if (!obj)
+    else if (what == CC_MODULE)
         r = cc_load_as(u.path, "program.cl", argv, n, &p->mod, diag, why,
                        sizeof why);
     else {
@@ -188,7 +188,7 @@ int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
                                  headers[i]->source_len};
         cc_unit cu = {u.path, "program.cl", nh ? u.hdir : NULL, hs,
                       (int)nh, argv, n};
-        r = cc_object_as(&cu, obj, olen, diag, why, sizeof why);
+        r = cc_make(&cu, what, out, olen, diag, why, sizeof why);
     }
     if (r && *why)
         fprintf(diag, "%s\n", why);
@@ -245,7 +245,7 @@ static cl_int build(cl_program p)
         const uint8_t *o = p->object;
         errs = ocl_link_objects(p, &o, &p->object_len, 1, false, l.f);
     } else if (cc_program_is_opencl_c(p->source, p->source_len)) {
-        errs = ocl_compile_c(p, 0, NULL, NULL, NULL, NULL, l.f) ||
+        errs = ocl_compile_c(p, 0, NULL, NULL, CC_MODULE, NULL, NULL, l.f) ||
                ocl_keep_binary(p, l.f);
     } else {
         errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
