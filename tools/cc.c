@@ -419,6 +419,11 @@ static int make(const cc_unit *u, cc_what what, bc_module *m, uint8_t **out,
     else {
         rc = front(u->path, av, n, what, out, olen, msgs, mlen, why, wlen);
         fwrite(*msgs ? *msgs : "", 1, *mlen, diag);
+        uint8_t *t = rc ? NULL : realloc(*out, *olen + 1);  /* + its NUL */
+        if (t)
+            t[*olen] = 0, *out = t;
+        else if (!rc)
+            rc = FAIL("out of memory");
     }
     free(av);
     return rc;
