@@ -14,10 +14,7 @@
 #   CLVM_SHARED (where conformance/*.tsv are, for the conform rate),
 #   BENCH_ENQ_N (launches of the enqueue benchmark, 20000)
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:?usage: bench/run.sh BUILD_DIR}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-cd "$root" || exit 2
+name=bench
 runs=${BENCH_RUNS:-5}
 n=${BENCH_N:-4194304}
 ln=${BENCH_LOOP_N:-16384}
@@ -25,42 +22,17 @@ iters=${BENCH_ITERS:-1000}
 mn=${BENCH_MATH_N:-262144}
 lsmall=${BENCH_LOCAL_SMALL:-16}
 llarge=${BENCH_LOCAL_LARGE:-1024}
-clvm=$build/clvm
-gen=$build/bench/gen
+. "$(dirname "$0")/setup.sh"
 native=$build/bench/native
 pocl=$build/bench/pocl_host
 enq=$build/bench/enqueue_host
 enqn=${BENCH_ENQ_N:-20000}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-status=0
 
-# Reference hashes (published with the benchmarks); other sizes are checked against the
-# plain C output.
-ref_bench() {
-    case $1 in 4194304) echo e4e722c0960ebcbf ;; 33554432) echo d2f4b07453c76661 ;; esac
-}
 # math: clvm's own libm gives the same bits everywhere; PoCL's differs within
 # OpenCL's bounds, so its output is compared with clvm's in ulp instead.
 ref_math() {
     case $1 in 262144) echo 6c86ec30142be503 ;; esac
 }
-ref_loop() {
-    [ "$2" = 1000 ] || return 0
-    case $1 in 16384) echo bc65aa02af92f0cc ;; 262144) echo 3c55ec9a43fd3348 ;; esac
-}
-
-fail() { echo "bench: ERROR: $*"; status=1; }
-
-# The kernel time of a "time: ... kernel=SECONDS" line, and the hash of a
-# "hash: H" line, in file $1.
-timeof() { sed -n 's/^time: .*kernel=\([^ ]*\).*/\1/p' "$1" | head -n 1; }
-hashof() { sed -n 's/^hash: \([0-9a-f]*\)$/\1/p' "$1" | head -n 1; }
-
-# clvm's output buffers come from files of zeros rather than zeros:BYTES,
-# which callocs: its pages would be faulted in by the kernel, inside the
-# timing, while PoCL's and plain C's are touched by their warm-up runs.
-#
 # Runs implementation $2 of benchmark $1 once; appends its time to
 # $tmp/$1.$2 and checks its hash against $tmp/$1.ref. Returns 3 when
 # the implementation cannot run here (no OpenCL device).
@@ -172,18 +144,7 @@ run_one() {
     echo "$t" >>"$tmp/$b.$impl"
 }
 
-# Median of the numbers in file $1 (mean of the middle two if even).
-median() {
-    sort -g "$1" | awk '{v[NR] = $1} END {
-        if (NR == 0) exit 1
-        m = int((NR + 1) / 2)
-        printf "%.9g\n", NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
-
-"$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
-    "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
-    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" &&
-    "$gen" math "$mn" "$tmp/min.bin" && "$gen" zeros $((4 * mn)) "$tmp/zero4m.bin" &&
+"$gen" math "$mn" "$tmp/min.bin" && "$gen" zeros $((4 * mn)) "$tmp/zero4m.bin" &&
     head -c 4194304 "$tmp/in.bin" >"$tmp/img.bin" &&   # any 1024x1024 uchar4
     "$gen" zeros 4194304 "$tmp/zero4b.bin" || exit 2
 for b in bench loop math blur; do

@@ -12,32 +12,20 @@
 # environment: BENCH_RUNS (3), BENCH_N (2^22), BENCH_LOOP_N (2^16),
 #   BENCH_ITERS (1000), BENCH_THREADS ("1 2 4 8 16")
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:?usage: bench/scaling.sh BUILD_DIR}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-cd "$root" || exit 2
+name=bench-scaling
 runs=${BENCH_RUNS:-3}
 n=${BENCH_N:-4194304}
 ln=${BENCH_LOOP_N:-65536}
 iters=${BENCH_ITERS:-1000}
 threads=${BENCH_THREADS:-1 2 4 8 16}
-clvm=$build/clvm
-gen=$build/bench/gen
+. "$(dirname "$0")/setup.sh"
 omp=$build/bench/native_omp
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaling.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-status=0
-fail() { echo "bench-scaling: ERROR: $*"; status=1; }
 
-"$gen" bench "$n" "$tmp/in.bin" && "$gen" loop "$ln" "$tmp/seed.bin" &&
-    "$gen" zeros $((16 * n)) "$tmp/zero16.bin" &&
-    "$gen" zeros $((4 * ln)) "$tmp/zero4.bin" || exit 2
 impls=clvm
 if [ -x "$omp" ]; then impls="clvm omp"; else
     echo "native-omp: skipped ($omp not built: make bench-scaling builds it)"; fi
-case $n in 4194304) echo e4e722c0960ebcbf >"$tmp/bench.ref" ;; esac
-case $ln.$iters in 16384.1000) echo bc65aa02af92f0cc >"$tmp/loop.ref" ;;
-    262144.1000) echo 3c55ec9a43fd3348 >"$tmp/loop.ref" ;; esac
+ref_bench "$n" >"$tmp/bench.ref"
+ref_loop "$ln" "$iters" >"$tmp/loop.ref"
 
 # run BENCH IMPL THREADS: one run; appends its time to $tmp/BENCH.IMPL.T
 # and checks its output's hash.
@@ -60,16 +48,11 @@ run() {
     *) return 0 ;;
     esac || { fail "$b on $impl, $t threads:"; sed 's/^/    /' "$e" | head -n 5; return 1; }
     if [ $impl != omp ]; then "$gen" hash "$o" >"$tmp/so" || return 1; fi
-    h=$(sed -n 's/^hash: //p' "$tmp/so")
+    h=$(hashof "$tmp/so")
     [ -s "$tmp/$b.ref" ] || echo "$h" >"$tmp/$b.ref"
     [ "$h" = "$(cat "$tmp/$b.ref")" ] ||
         fail "HASH MISMATCH: $b on $impl, $t threads: $h, expected $(cat "$tmp/$b.ref")"
-    sed -n 's/^time: .*kernel=\([^ ]*\).*/\1/p' "$e" | head -n 1 >>"$tmp/$b.$impl.$t"
-}
-
-median() {
-    sort -g "$1" | awk '{v[NR] = $1} END { if (NR == 0) exit 1
-        m = int((NR + 1) / 2); printf "%.9g\n", NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
+    timeof "$e" >>"$tmp/$b.$impl.$t"
 }
 
 i=0

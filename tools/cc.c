@@ -51,6 +51,8 @@ static const char *const clang_first[] = {
  * OpenCL default optimises, which folds conversions with the host's
  * arithmetic and gives modules llvm-spirv 14 cannot write). */
 static const char *const clang_last[] = {"-O0", "-emit-llvm", "-c"};
+/* Or, for the preprocessed text alone: */
+static const char *const clang_pp[] = {"-E", "-P"};
 
 /* The tools (0 clang, 1 llvm-spirv, 2 llvm-link), CLVM_CLANG,
  * CLVM_LLVM_SPIRV and CLVM_LLVM_LINK overriding their names. */
@@ -173,24 +175,38 @@ static void job_close(job *j, char **msgs, size_t *mlen)
     rmdir(j->dir);
 }
 
-/* clang: the OpenCL C file path into the LLVM bitcode file bc. */
-static int run_clang(const job *j, const char *path, char *const *opts,
-                     int nopts, const char *bc, char *why, size_t wlen)
+/* What a job's first tool works on: clang's source file and options, or
+ * llvm-link's objects. */
+typedef struct {
+    const char *path;
+    char *const *opts;
+    int nopts;
+    bool pp;                             /* clang -E: the text, no bitcode */
+    const uint8_t *const *objs;
+    const size_t *lens;
+    int n;
+} job_in;
+
+/* clang: the OpenCL C file in->path into the LLVM bitcode file bc. */
+static int run_clang(const job *j, const job_in *in, const char *bc,
+                     char *why, size_t wlen)
 {
     size_t nf = sizeof clang_first / sizeof *clang_first;
-    size_t nl = sizeof clang_last / sizeof *clang_last;
-    char **av = calloc(nf + nl + (size_t)nopts + 6, sizeof *av);
+    const char *const *last = in->pp ? clang_pp : clang_last;
+    size_t nl = in->pp ? sizeof clang_pp / sizeof *clang_pp
+                       : sizeof clang_last / sizeof *clang_last;
+    char **av = calloc(nf + nl + (size_t)in->nopts + 6, sizeof *av);
     if (!av)
         return FAIL("out of memory");
     size_t k = 0;
     av[k++] = (char *)tool(0);
     for (size_t i = 0; i < nf; i++)
         av[k++] = (char *)clang_first[i];
-    for (int i = 0; i < nopts; i++)
-        av[k++] = opts[i];
+    for (int i = 0; i < in->nopts; i++)
+        av[k++] = in->opts[i];
     for (size_t i = 0; i < nl; i++)
-        av[k++] = (char *)clang_last[i];
-    av[k++] = (char *)path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
+        av[k++] = (char *)last[i];
+    av[k++] = (char *)in->path, av[k++] = (char *)"-o", av[k++] = (char *)bc;
     av[k] = NULL;
     int rc = spawn(av, "clang-14", j->er, why, wlen);
     free(av);
@@ -211,22 +227,35 @@ static int run_spirv(const job *j, const char *bc, uint8_t **spv,
            take(sp, spv, len, why, wlen);
 }
 
-/* clang on path, then llvm-spirv (spirv) or not: *out is SPIR-V or LLVM
- * bitcode. */
-static int front(const char *path, char *const *opts, int nopts, bool spirv,
-                 uint8_t **out, size_t *len, char **msgs, size_t *mlen,
-                 char *why, size_t wlen)
+/* A job: first (clang or llvm-link) makes LLVM bitcode of in, then *out
+ * is that bitcode, or (spirv) llvm-spirv's SPIR-V of it; the tools'
+ * messages into *msgs. */
+static int job_run(int (*first)(const job *, const job_in *, const char *,
+                                char *, size_t),
+                   const job_in *in, bool spirv, uint8_t **out, size_t *len,
+                   char **msgs, size_t *mlen, char *why, size_t wlen)
 {
     job j;
     char bc[600];
     if (job_open(&j, out, len, msgs, mlen, why, wlen))
         return 1;
-    int rc = run_clang(&j, path, opts, nopts, job_file(&j, "k.bc", bc), why,
-                       wlen) ||
+    int rc = first(&j, in, job_file(&j, "k.bc", bc), why, wlen) ||
              (spirv ? run_spirv(&j, bc, out, len, why, wlen)
                     : take(bc, out, len, why, wlen));
     job_close(&j, msgs, mlen);
     return rc;
+}
+
+/* clang on path, then llvm-spirv (what CC_MODULE) or not: *out is SPIR-V,
+ * LLVM bitcode (CC_OBJECT) or the preprocessed text (CC_TEXT). */
+static int front(const char *path, char *const *opts, int nopts,
+                 cc_what what, uint8_t **out, size_t *len, char **msgs,
+                 size_t *mlen, char *why, size_t wlen)
+{
+    job_in in = {.path = path, .opts = opts, .nopts = nopts,
+                 .pp = what == CC_TEXT};
+    return job_run(run_clang, &in, what == CC_MODULE, out, len, msgs, mlen,
+                   why, wlen);
 }
 
 int cc_compile(const char *path, char *const *opts, int nopts,
@@ -234,23 +263,18 @@ int cc_compile(const char *path, char *const *opts, int nopts,
                char *why, size_t wlen)
 {
     double t0 = now();
-    int rc = front(path, opts, nopts, true, spv, len, msgs, mlen, why, wlen);
+    int rc = front(path, opts, nopts, CC_MODULE, spv, len, msgs, mlen, why,
+                   wlen);
     last_tools = now() - t0, last_kind = 2;
     return rc;
 }
 
-int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
-              size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen)
+/* The objects of in written into j's folder (o0.bc ...), linked by
+ * llvm-link into the file out. */
+static int run_link(const job *j, const job_in *in, const char *out,
+                    char *why, size_t wlen)
 {
-    return front(path, opts, nopts, false, obj, len, msgs, mlen, why, wlen);
-}
-
-/* The n objects written into j's folder (o0.bc ...), linked by llvm-link
- * into the file out. */
-static int run_link(const job *j, const uint8_t *const *objs,
-                    const size_t *lens, int n, const char *out, char *why,
-                    size_t wlen)
-{
+    int n = in->n;
     char **av = calloc((size_t)n + 4, sizeof *av);
     int made = 0, rc = 0;                /* av[1 .. made] are malloc'd */
     if (!av)
@@ -260,7 +284,7 @@ static int run_link(const job *j, const uint8_t *const *objs,
         char name[32], f[600];
         snprintf(name, sizeof name, "o%d.bc", i);
         FILE *o = fopen(job_file(j, name, f), "wb");
-        bool ok = o && fwrite(objs[i], 1, lens[i], o) == lens[i];
+        bool ok = o && fwrite(in->objs[i], 1, in->lens[i], o) == in->lens[i];
         if ((o && fclose(o)) || !ok)
             rc = FAIL("cannot write %s: %s", f, strerror(errno));
         else if (!(av[made + 1] = strdup(f)))
@@ -282,16 +306,9 @@ int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
             bool library, uint8_t **out, size_t *len, char **msgs,
             size_t *mlen, char *why, size_t wlen)
 {
-    job j;
-    char bc[600];
-    if (job_open(&j, out, len, msgs, mlen, why, wlen))
-        return 1;
-    int rc = run_link(&j, objs, lens, n, job_file(&j, "l.bc", bc), why,
-                      wlen) ||
-             (library ? take(bc, out, len, why, wlen)
-                      : run_spirv(&j, bc, out, len, why, wlen));
-    job_close(&j, msgs, mlen);
-    return rc;
+    job_in in = {.objs = objs, .lens = lens, .n = n};
+    return job_run(run_link, &in, !library, out, len, msgs, mlen, why,
+                   wlen);
 }
 
 /* Does the (little-endian, as llvm-spirv writes it) module spv declare a
@@ -360,6 +377,100 @@ static int compile(const char *path, char *const *opts, int nopts,
     return rc;
 }
 
+bool cc_is_bitcode(const uint8_t *b, size_t n)
+{
+    return n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 &&
+           b[3] == 0xde;
+}
+
+/* A cache entry's result bytes bc[0..n) as u's: the module into *m
+ * (verified), or the object or text into *out (malloc'd, NUL-terminated);
+ * false if they will not do (compiled again then). */
+static bool take_hit(cc_what what, const uint8_t *bc, size_t n, bc_module *m,
+                     uint8_t **out, size_t *olen)
+{
+    char err[256];
+    if (what == CC_MODULE)
+        return !bc_read(bc, n, m, err, sizeof err);
+    if ((what == CC_OBJECT && !cc_is_bitcode(bc, n)) ||
+        !(*out = malloc(n + 1)))
+        return false;
+    memcpy(*out, bc, n);
+    (*out)[n] = 0, *olen = n;
+    return true;
+}
+
+/* u compiled: translated into *m, or clang's object or text into *out;
+ * its messages to diag and into *msgs (malloc'd). */
+static int make(const cc_unit *u, cc_what what, bc_module *m, uint8_t **out,
+                size_t *olen, FILE *diag, char **msgs, size_t *mlen,
+                char *why, size_t wlen)
+{
+    char **av = malloc(((size_t)u->nopts + 2) * sizeof *av);
+    int n = 0, rc;
+    if (!av)
+        return FAIL("out of memory");
+    if (u->hdir)     /* the embedded headers are searched before -I's */
+        av[n++] = (char *)"-I", av[n++] = (char *)u->hdir;
+    for (int i = 0; i < u->nopts; i++)
+        av[n++] = u->opts[i];
+    if (what == CC_MODULE)
+        rc = compile(u->path, av, n, m, diag, msgs, mlen, why, wlen);
+    else {
+        rc = front(u->path, av, n, what, out, olen, msgs, mlen, why, wlen);
+        fwrite(*msgs ? *msgs : "", 1, *mlen, diag);
+        uint8_t *t = rc ? NULL : realloc(*out, *olen + 1);  /* + its NUL */
+        if (t)
+            t[*olen] = 0, *out = t;
+        else if (!rc)
+            rc = FAIL("out of memory");
+    }
+    free(av);
+    return rc;
+}
+
+/* u through the compile cache: a module into *m, or an object or text
+ * into *out; the messages (a hit's: the first compilation's) to diag. */
+static int through_cache(const cc_unit *u, cc_what what, bc_module *m,
+                         uint8_t **out, size_t *olen, FILE *diag, char *why,
+                         size_t wlen)
+{
+    static const char *const kinds[] = {"module", "object", "text"};
+    size_t n = 0;
+    char *src = file_read(u->path, &n);
+    if (!src)
+        return FAIL("cannot read '%s': %s", u->path, strerror(errno));
+    ccc_input in = {kinds[what], u->name, src, n, u->hdrs, u->nh, u->opts,
+                    u->nopts, {tool(0), tool(1)}};
+    ccc_key k;
+    bool cached = ccc_key_make(&k, &in);
+    free(src);
+    uint8_t *entry = NULL, *bytes = NULL;
+    const uint8_t *bc;
+    const char *d;
+    size_t dl, bl;
+    char *msgs = NULL;
+    int rc;
+    /* an entry that does not verify is compiled again (and replaced) */
+    if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
+        take_hit(what, bc, bl, m, out, olen)) {
+        fwrite(d, 1, dl, diag);
+        rc = 0;
+        last_kind = 1, last_tools = 0;
+    } else if (!(rc = make(u, what, m, out, olen, diag, &msgs, &dl, why,
+                           wlen)) && cached) {
+        if (what != CC_MODULE)
+            ccc_put(&k, msgs, dl, *out, *olen);
+        else if (!bc_write(m, &bytes, &bl))
+            ccc_put(&k, msgs, dl, bytes, bl);
+    }
+    free(entry);
+    free(bytes);
+    free(msgs);
+    ccc_key_free(&k);
+    return rc;
+}
+
 int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
             FILE *diag, char *why, size_t wlen)
 {
@@ -369,36 +480,17 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
 int cc_load_as(const char *path, const char *name, char *const *opts,
                int nopts, bc_module *m, FILE *diag, char *why, size_t wlen)
 {
-    size_t n = 0;
-    char *src = file_read(path, &n);
-    if (!src)
-        return FAIL("cannot read '%s': %s", path, strerror(errno));
-    const char *const tools[2] = {tool(0), tool(1)};
-    ccc_key k;
-    bool cached = ccc_key_make(&k, name, src, n, opts, nopts, tools);
-    free(src);
-    uint8_t *entry = NULL, *bytes = NULL;
-    const uint8_t *bc;
-    const char *d;
-    size_t dl, bl;
-    char err[256], *msgs = NULL;
-    int rc;
-    /* an entry that does not verify is compiled again (and replaced) */
-    if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
-        !bc_read(bc, bl, m, err, sizeof err)) {
-        fwrite(d, 1, dl, diag);
-        rc = 0;
-        last_kind = 1, last_tools = 0;
-    } else if (!(rc = compile(path, opts, nopts, m, diag, &msgs, &dl, why,
-                              wlen)) &&
-               cached && !bc_write(m, &bytes, &bl)) {
-        ccc_put(&k, msgs, dl, bytes, bl);
-    }
-    free(entry);
-    free(bytes);
-    free(msgs);
-    ccc_key_free(&k);
-    return rc;
+    cc_unit u = {.path = path, .name = name, .opts = opts, .nopts = nopts};
+    return through_cache(&u, CC_MODULE, m, NULL, NULL, diag, why, wlen);
+}
+
+int cc_make(const cc_unit *u, cc_what what, uint8_t **out, size_t *len,
+            FILE *diag, char *why, size_t wlen)
+{
+    *out = NULL, *len = 0;
+    if (what == CC_MODULE)
+        return FAIL("cc_make makes objects and text, not modules");
+    return through_cache(u, what, NULL, out, len, diag, why, wlen);
 }
 
 bool cc_is_opencl_c(const char *path, const char *text, size_t len)

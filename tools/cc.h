@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tools/cccache.h"
 #include "vm/bytecode.h"
 
 /* The OpenCL C extensions of clvm's device, only what the VM really does
@@ -31,11 +32,7 @@
 int cc_compile(const char *path, char *const *opts, int nopts,
                uint8_t **spv, size_t *len, char **msgs, size_t *mlen,
                char *why, size_t wlen);
-/* clang alone: the OpenCL C file path into LLVM bitcode, *obj (malloc'd),
- * an object clvm links with cc_link; *msgs as cc_compile's. */
-int cc_object(const char *path, char *const *opts, int nopts, uint8_t **obj,
-              size_t *len, char **msgs, size_t *mlen, char *why, size_t wlen);
-/* Links n objects of cc_object with llvm-link-14 (CLVM_LLVM_LINK) into
+/* Links n objects of cc_make with llvm-link-14 (CLVM_LLVM_LINK) into
  * one: with library, another object (*out: LLVM bitcode), else through
  * llvm-spirv into SPIR-V (*out) for cc_translate. */
 int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
@@ -55,6 +52,31 @@ int cc_load(const char *path, char *const *opts, int nopts, bc_module *m,
  * of the first compilation, which name its temporary file. */
 int cc_load_as(const char *path, const char *name, char *const *opts,
                int nopts, bc_module *m, FILE *diag, char *why, size_t wlen);
+/* One OpenCL C unit the OpenCL platform compiles (clCompileProgram): the
+ * file at path, cached under the name `name` (as cc_load_as), its
+ * embedded headers hdrs[0..nh) written in the folder hdir (NULL if none),
+ * which clang searches first; the headers' names and texts are in the
+ * cache's key. */
+typedef struct {
+    const char *path, *name, *hdir;
+    const ccc_header *hdrs;
+    int nh;
+    char *const *opts;
+    int nopts;
+} cc_unit;
+/* What a unit becomes: a translated module, clang's object (LLVM
+ * bitcode), or the preprocessed text (clang -E -P). */
+typedef enum { CC_MODULE, CC_OBJECT, CC_TEXT } cc_what;
+/* clang alone on u, through the compile cache: CC_OBJECT, LLVM bitcode an
+ * object clvm links with cc_link, or CC_TEXT, the text after the
+ * preprocessor, into *out (malloc'd, a NUL after its *len bytes); clang's
+ * messages (a hit's: the first compilation's) to diag; 1 with why set on
+ * failure. */
+int cc_make(const cc_unit *u, cc_what what, uint8_t **out, size_t *len,
+            FILE *diag, char *why, size_t wlen);
+/* Does b[0..n) start with LLVM bitcode's magic number (an OpenCL C
+ * object, not clvm bytecode)? */
+bool cc_is_bitcode(const uint8_t *b, size_t n);
 /* What this thread's last cc_load did: 0 nothing, 1 took the module from
  * the cache, 2 ran the tools (*tools: the seconds they took). */
 int cc_last(double *tools);

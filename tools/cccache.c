@@ -12,12 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/ccscan.h"
 #include "tools/file.h"
 #include "vm/bcfile.h"
 
 /* 8 bytes, then (8 bytes each, little-endian) the key's length, the
  * messages' length and the FNV-1a 64 of everything after the header */
-#define MAGIC "CLVMCC2\n"
+#define MAGIC "CLVMCC3\n"
 enum { HDR = 32 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -97,25 +98,6 @@ static void put_self(sbuf *b)
     put_file(b, "self", self);
 }
 
-static bool has_include(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i && s[i - 1] != '\n')
-            continue;
-        size_t j = i;
-        while (j < n && (s[j] == ' ' || s[j] == '\t'))
-            j++;
-        if (j < n && s[j] == '#') {
-            j++;
-            while (j < n && (s[j] == ' ' || s[j] == '\t'))
-                j++;
-            if (n - j >= 7 && !memcmp(s + j, "include", 7))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* The cache folder, made if needed: false if there is none. */
 static bool folder(char *dir, size_t len)
 {
@@ -133,30 +115,51 @@ static bool folder(char *dir, size_t len)
     return !mkdir(dir, 0700) || errno == EEXIST;
 }
 
-bool ccc_key_make(ccc_key *k, const char *name, const char *src, size_t n,
-                  char *const *opts, int nopts, const char *const tools[2])
+/* A string of the key, its NUL included. */
+static void put_str(sbuf *b, const char *s)
+{
+    put(b, s, strlen(s) + 1);
+}
+
+/* A count or length, then n bytes of s. */
+static void put_bytes(sbuf *b, const char *what, const char *s, size_t n)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%s %zu", what, n);
+    put_str(b, v);
+    put(b, s, n);
+}
+
+bool ccc_key_make(ccc_key *k, const ccc_input *in)
 {
     const char *off = getenv("CLVM_NO_CACHE");
     char dir[PATH_MAX], cwd[PATH_MAX], v[32];
     memset(k, 0, sizeof *k);
-    if ((off && *off && strcmp(off, "0")) || has_include(src, n) ||
+    if ((off && *off && strcmp(off, "0")) || !ccs_pinned(in) ||
         !folder(dir, sizeof dir - 32))
         return false;
     sbuf b = {0};
     snprintf(v, sizeof v, "bc %d", BC_FORMAT_VERSION);
-    put(&b, v, strlen(v) + 1);
+    put_str(&b, v);
+    put_str(&b, in->kind);
     put_self(&b);
-    put_tool(&b, tools[0]);
-    put_tool(&b, tools[1]);
+    put_tool(&b, in->tools[0]);
+    put_tool(&b, in->tools[1]);
     if (!getcwd(cwd, sizeof cwd))
         snprintf(cwd, sizeof cwd, "?");
-    put(&b, cwd, strlen(cwd) + 1);
-    put(&b, name, strlen(name) + 1);
-    for (int i = 0; i < nopts; i++)
-        put(&b, opts[i], strlen(opts[i]) + 1);
-    snprintf(v, sizeof v, "src %zu", n);
-    put(&b, v, strlen(v) + 1);
-    put(&b, src, n);
+    put_str(&b, cwd);
+    put_str(&b, in->name);
+    snprintf(v, sizeof v, "opts %d", in->nopts);
+    put_str(&b, v);
+    for (int i = 0; i < in->nopts; i++)
+        put_str(&b, in->opts[i]);
+    put_bytes(&b, "src", in->src, in->n);
+    snprintf(v, sizeof v, "headers %d", in->nh);
+    put_str(&b, v);
+    for (int i = 0; i < in->nh; i++) {
+        put_str(&b, in->hdrs[i].name);
+        put_bytes(&b, "header", in->hdrs[i].text, in->hdrs[i].len);
+    }
     if (b.bad) {
         free(b.p);
         return false;

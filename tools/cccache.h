@@ -1,7 +1,8 @@
-/* The compile cache of OpenCL C modules (tools/cccache.c): under
+/* The compile cache of OpenCL C (tools/cccache.c): under
  * $XDG_CACHE_HOME/clvm (default ~/.cache/clvm), keyed by the source's
- * name and bytes, the clang options, the toolchain binaries and clvm's
- * own code; CLVM_NO_CACHE=1 bypasses it. docs/opencl-c.md describes it. */
+ * name and bytes, its embedded headers' names and bytes, the clang
+ * options, the toolchain binaries and clvm's own code; CLVM_NO_CACHE=1
+ * bypasses it. docs/opencl-c.md describes it. */
 #ifndef CLVM_CCCACHE_H
 #define CLVM_CCCACHE_H
 
@@ -9,23 +10,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A header clCompileProgram embeds: its include name and its text. */
 typedef struct {
-    char *key;            /* everything the module depends on, malloc'd */
+    const char *name;
+    const char *text;
+    size_t len;
+} ccc_header;
+
+/* One compilation: what it makes (kind: "module", "object"), the source
+ * (its name and bytes), the embedded headers (in a folder clang searches
+ * before any other), the clang options and the tools' command names
+ * (looked up on PATH). */
+typedef struct {
+    const char *kind, *name, *src;
+    size_t n;
+    const ccc_header *hdrs;
+    int nh;
+    char *const *opts;
+    int nopts;
+    const char *tools[2];
+} ccc_input;
+
+typedef struct {
+    char *key;            /* everything the result depends on, malloc'd */
     size_t keylen;
     char *path;           /* the entry's file, malloc'd */
 } ccc_key;
 
-/* The key of compiling `name`, whose bytes are src[0..n), with opts by the
- * tools (clang, llvm-spirv: names looked up on PATH). False (k empty)
- * when the cache is not used: bypassed, no cache folder, or a source with
- * #include (its headers are not in the key). */
-bool ccc_key_make(ccc_key *k, const char *name, const char *src, size_t n,
-                  char *const *opts, int nopts, const char *const tools[2]);
+/* The key of compiling in. False (k empty) when the cache is not used:
+ * bypassed, no cache folder, or a result the key cannot pin down (an
+ * #include of anything but an embedded header, an option that reads a
+ * file, __DATE__ or __TIME__). */
+bool ccc_key_make(ccc_key *k, const ccc_input *in);
 void ccc_key_free(ccc_key *k);
 
 /* The entry of k: *entry (malloc'd, free it) holding the compiler's
- * messages diag[0..*dlen) and the module's bytes bc[0..*bclen) (still to
- * be verified: bc_read). False if there is none or it is not k's. */
+ * messages diag[0..*dlen) and the result's bytes bc[0..*bclen) (still to
+ * be checked: bc_read for a module). False if there is none or it is not
+ * k's. */
 bool ccc_get(const ccc_key *k, uint8_t **entry, const char **diag,
              size_t *dlen, const uint8_t **bc, size_t *bclen);
 /* Stores an entry for k: written to a temporary file in the cache folder

@@ -76,9 +76,26 @@ static int dis_file(const char *in, char **opts, int nopts, unsigned flags)
     return rc;
 }
 
+/* The writer of the generated documentation table an option names
+ * (make docs), or NULL. */
+static void (*md_table(const char *opt))(FILE *)
+{
+    static const struct {
+        const char *opt;
+        void (*write)(FILE *);
+    } t[] = {{"--opcodes-md", op_write_md},
+             {"--mathfn-md", mathfn_write_md},
+             {"--builtins-md", asm_builtins_md}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (!strcmp(opt, t[i].opt))
+            return t[i].write;
+    return NULL;
+}
+
 int cmd_dis(int argc, char **argv)
 {
     const char *in = NULL;
+    void (*md)(FILE *);
     unsigned flags = 0;
     char **opts = calloc((size_t)argc + 1, sizeof *opts);
     int nopts = 0, rc = 2;
@@ -89,16 +106,8 @@ int cmd_dis(int argc, char **argv)
             usage(stdout);
             rc = 0;
             goto out;
-        } else if (!strcmp(argv[i], "--opcodes-md")) {
-            op_write_md(stdout);
-            rc = 0;
-            goto out;
-        } else if (!strcmp(argv[i], "--mathfn-md")) {
-            mathfn_write_md(stdout);
-            rc = 0;
-            goto out;
-        } else if (!strcmp(argv[i], "--builtins-md")) {
-            asm_builtins_md(stdout);
+        } else if ((md = md_table(argv[i]))) {
+            md(stdout);
             rc = 0;
             goto out;
         } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {

@@ -41,7 +41,7 @@ FUZZ_RUNS_spirv  ?= $(or $(FUZZ_RUNS),100000)
 # fuzz-lib is always asked for, so an edit anywhere in it is picked up.
 FUZZ_TOOLS := tools/cmd_repl.c $(wildcard tools/repl_*.c) tools/runargs.c \
               tools/value.c tools/structarg.c tools/file.c tools/npy.c \
-              tools/cc.c tools/cccache.c tools/prefault.c
+              tools/cc.c tools/cccache.c tools/ccscan.c tools/prefault.c
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,\
               $(wildcard vm/*.c asm/*.c asm/spirv/*.c stdlib/*.c) \
               $(FUZZ_TOOLS))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make install / uninstall into a DESTDIR, and the host examples
 # (examples/host/) run on clvm's OpenCL platform through
-# `clvm exec`, their output compared with examples/host/NAME.out. The
+# `clvm exec` (and `clvm exec --break`, scripted and on a pseudo-terminal),
+# their output compared with examples/host/NAME.out. The
 # pyopencl one is skipped, counted, where Python cannot load the library:
 # no pyopencl, or a sanitizer build (an ASan library cannot be loaded into
 # an uninstrumented interpreter).
@@ -35,6 +36,16 @@ check scale_c "$build/clvm" exec "$build/examples/host_scale"
 # quit in the middle, and the launch runs as the host asked
 check break "$build/clvm" exec --break saxpy -- "$build/examples/host_scale"
 check break_quit "$build/clvm" exec --break saxpy -- "$build/examples/host_scale"
+# the same on a real pseudo-terminal (tests/ocl/break_pty.py): the REPL
+# reads through libedit, and the host program goes on after it
+/usr/bin/python3 tests/ocl/break_pty.py "$build" >"$tmp/pty" 2>&1
+set -- $(sed -n 's/^break pty: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$tmp/pty")
+if [ $# = 3 ]; then
+    pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
+    [ "$2" = 0 ] || cat "$tmp/pty"
+else
+    echo "FAIL break pty: no summary"; cat "$tmp/pty"; fail=$((fail + 1))
+fi
 # an ASan library loads only into an instrumented program
 san=0
 nm -D "$build/libclvm-icd.so" 2>/dev/null | grep -q __asan_init && san=1

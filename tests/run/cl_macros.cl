@@ -9,6 +9,11 @@
 // and the 4 of cl_intel_subgroups that clang alone defines for spir. A
 // private pointer to a string literal (the CTS's `constant char *f = ""
 // __FILE__`) reads its bytes: name is "t.cl" and its NUL, set by #line.
+// An extension macro is defined to 1 or not at all: HAS(ext) sees its
+// expansion's text, "1" or the name itself.
+#define TEXT(x) #x
+#define HAS(ext) (TEXT(ext)[0] == '1')
+
 kernel void k(global int *out, global char *name)
 {
 #ifdef __IMAGE_SUPPORT__
@@ -21,22 +26,9 @@ kernel void k(global int *out, global char *name)
 #ifdef __OPENCL_VERSION__
     out[3] = __OPENCL_VERSION__;
 #endif
-    out[4] = 0;
-#ifdef cl_khr_fp64
-    out[4] += 1;
-#endif
-#ifdef cl_khr_3d_image_writes
-    out[4] += 2;
-#endif
-#ifdef cl_intel_subgroups
-    out[4] += 4;
-#endif
-#ifdef cl_khr_fp16
-    out[4] += 8;
-#endif
-#ifdef cl_khr_int64_base_atomics
-    out[4] += 16;
-#endif
+    out[4] = HAS(cl_khr_fp64) + 2 * HAS(cl_khr_3d_image_writes) +
+             4 * HAS(cl_intel_subgroups) + 8 * HAS(cl_khr_fp16) +
+             16 * HAS(cl_khr_int64_base_atomics);
     int i;
 #line 100 "t.cl"
     constant char *f = "" __FILE__;

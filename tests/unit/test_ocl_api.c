@@ -2,12 +2,16 @@
  * checks, as a host program through the ICD loader: property values,
  * image-format counts, reqd_work_group_size, local memory accounting,
  * kernel attributes, declarations-only compiles, a library's binary,
- * argument qualifiers, a buffer's host pointer. */
+ * argument qualifiers, a buffer's host pointer; clCompileProgram through
+ * the compile cache. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/lib/test.h"
 
@@ -16,8 +20,9 @@ static cl_device_id dev;
 static cl_context ctx;
 static cl_command_queue q;
 
-/* A program of OpenCL C source, built; NULL (the check failed) if not. */
-static cl_program build(const char *src)
+/* A program of OpenCL C source, built, and its kernels named in names
+ * (blank separated) in ks[0 ...]; NULL (the check failed) if not. */
+static cl_program build(const char *src, const char *names, cl_kernel *ks)
 {
     cl_int e;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
@@ -26,10 +31,53 @@ static cl_program build(const char *src)
         return NULL;
     e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
     CHECK(e == CL_SUCCESS, "clBuildProgram: %d", e);
+    int n = 0;
+    for (const char *c = names; *c && e == CL_SUCCESS; n++) {
+        char name[64];
+        size_t l = strcspn(c, " ");
+        snprintf(name, sizeof name, "%.*s", (int)l, c);
+        c += l + (c[l] == ' ');
+        ks[n] = clCreateKernel(p, name, &e);
+        CHECK(ks[n] && e == CL_SUCCESS, "clCreateKernel %s: %d", name, e);
+    }
     if (e == CL_SUCCESS)
         return p;
+    for (int i = 0; i < n - 1; i++)
+        clReleaseKernel(ks[i]);
     clReleaseProgram(p);
     return NULL;
+}
+
+/* Releases the n kernels ks and their program p. */
+static void release(cl_program p, int n, const cl_kernel *ks)
+{
+    for (int i = 0; i < n; i++)
+        clReleaseKernel(ks[i]);
+    clReleaseProgram(p);
+}
+
+/* A program made of p's binary (CL_PROGRAM_BINARIES), its binary type in
+ * *bt (0 if none); NULL if it cannot be made. */
+static cl_program from_binary(cl_program p, cl_program_binary_type *bt)
+{
+    size_t len = 0;
+    cl_int e;
+    *bt = 0;
+    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    unsigned char *bin = malloc(len ? len : 1);
+    if (!bin || !len ||
+        clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL)) {
+        free(bin);
+        return NULL;
+    }
+    const unsigned char *cb = bin;
+    cl_program back = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cb,
+                                                NULL, &e);
+    if (back)
+        clGetProgramBuildInfo(back, dev, CL_PROGRAM_BINARY_TYPE, sizeof *bt,
+                              bt, NULL);
+    free(bin);
+    return back;
 }
 
 /* CL_CONTEXT_INTEROP_USER_SYNC takes CL_TRUE or CL_FALSE alone. */
@@ -78,11 +126,12 @@ static void reqd_size(void)
         "        get_local_size(0) * 10 + get_local_size(1);\n"
         "}\n"
         "__kernel void free_size(__global uint *o) { o[0] = 1; }\n";
-    cl_program p = build(src);
+    cl_kernel ks[2];
+    cl_program p = build(src, "k free_size", ks);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e), f = clCreateKernel(p, "free_size", &e);
+    cl_kernel k = ks[0], f = ks[1];
     size_t s3[3] = {9, 9, 9};
     CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                    sizeof s3, s3, NULL) == CL_SUCCESS &&
@@ -107,17 +156,8 @@ static void reqd_size(void)
     CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l2, 0, NULL, NULL) ==
               CL_SUCCESS, "local 4x2");
     /* the binary keeps the attribute */
-    size_t len = 0;
-    clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    unsigned char *bin = malloc(len ? len : 1);
-    clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
-    const unsigned char *cbin = bin;
-    cl_program p2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, &cbin,
-                                              NULL, &e);
-    cl_program_binary_type bt = 0;
-    if (p2)
-        clGetProgramBuildInfo(p2, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
-                              NULL);
+    cl_program_binary_type bt;
+    cl_program p2 = from_binary(p, &bt);
     CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "an executable's binary");
     CHECK(p2 && clBuildProgram(p2, 1, &dev, "", NULL, NULL) == CL_SUCCESS,
           "the binary builds");
@@ -132,14 +172,14 @@ static void reqd_size(void)
         clReleaseKernel(k2);
     if (p2)
         clReleaseProgram(p2);
-    free(bin);
     clReleaseMemObject(b);
-    clReleaseKernel(k), clReleaseKernel(f);
-    clReleaseProgram(p);
+    release(p, 2, ks);
 }
 
 /* CL_KERNEL_ATTRIBUTES: the declaration's attributes as written, blanks
- * removed, space separated; not those of a comment or another kernel. */
+ * removed, space separated; not those of a comment or another kernel; a
+ * kernel a macro declares, after the preprocessor (its parameters'
+ * volatile too). */
 static void attributes(void)
 {
     const char *src =
@@ -148,20 +188,32 @@ static void attributes(void)
         "void other(void) {}\n"
         "__attribute__((vec_type_hint(uchar4)))\n"
         "__attribute__((work_group_size_hint( 1, 1, 1 )))\n"
-        "__kernel void k(__global int *x) { x[0] = 1; }\n";
-    cl_program p = build(src);
+        "__kernel void k(__global int *x) { x[0] = 1; }\n"
+        "#define WG 2\n"
+        "#define KERNEL(name, attrs) __kernel attrs void name(__global \\\n"
+        "    volatile int *x, __global int *y)\n"
+        "KERNEL(mk, __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
+        "       __attribute__((vec_type_hint(float2)))) { x[0] = y[0]; }\n";
+    cl_kernel ks[3];
+    cl_program p = build(src, "k other mk", ks);
     if (!p)
         return;
-    cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e), o = clCreateKernel(p, "other", &e);
     char a[256] = "?";
-    clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    clGetKernelInfo(ks[0], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
     CHECK(!strcmp(a, "vec_type_hint(uchar4) work_group_size_hint(1,1,1)"),
           "k: '%s'", a);
-    clGetKernelInfo(o, CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    clGetKernelInfo(ks[1], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
     CHECK(!strcmp(a, "reqd_work_group_size(1,1,1)"), "other: '%s'", a);
-    clReleaseKernel(k), clReleaseKernel(o);
-    clReleaseProgram(p);
+    clGetKernelInfo(ks[2], CL_KERNEL_ATTRIBUTES, sizeof a, a, NULL);
+    CHECK(!strcmp(a, "reqd_work_group_size(2,1,1) vec_type_hint(float2)"),
+          "mk, a macro's: '%s'", a);
+    cl_kernel_arg_type_qualifier tq[2] = {9, 9};
+    for (cl_uint i = 0; i < 2; i++)
+        clGetKernelArgInfo(ks[2], i, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                           sizeof tq[i], &tq[i], NULL);
+    CHECK(tq[0] == CL_KERNEL_ARG_TYPE_VOLATILE && tq[1] == 0,
+          "mk's qualifiers %x %x", (unsigned)tq[0], (unsigned)tq[1]);
+    release(p, 3, ks);
 }
 
 /* clCompileProgram of OpenCL C without braces or kernels (declarations
@@ -182,26 +234,14 @@ static void compile_decls(void)
     cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1,
                                    &objs[2], NULL, NULL, &e);
     CHECK(lib && e == CL_SUCCESS, "a library: %d", e);
-    size_t len = 0;
-    if (lib)
-        clGetProgramInfo(lib, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    unsigned char *bin = malloc(len ? len : 1);
-    if (lib)
-        clGetProgramInfo(lib, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
-    const unsigned char *cb = bin;
-    cl_program back = len ? clCreateProgramWithBinary(ctx, 1, &dev, &len, &cb,
-                                                      NULL, &e) : NULL;
     cl_program_binary_type bt = 0;
-    if (back)
-        clGetProgramBuildInfo(back, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt,
-                              &bt, NULL);
+    cl_program back = lib ? from_binary(lib, &bt) : NULL;
     CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY, "the library's binary: %u",
           (unsigned)bt);
     if (back)
         clReleaseProgram(back);
     if (lib)
         clReleaseProgram(lib);
-    free(bin);
     for (int i = 0; i < 3; i++)
         clReleaseProgram(objs[i]);
 }
@@ -216,11 +256,11 @@ static void arg_info(void)
         "restrict b,\n"
         "                __global void *c, volatile int d)\n"
         "{ a[0] = b[0] + d; }\n";
-    cl_program p = build(src);
+    cl_kernel k;
+    cl_program p = build(src, "k", &k);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
     cl_kernel_arg_type_qualifier tq[4] = {9, 9, 9, 9};
     for (cl_uint i = 0; i < 4; i++)
         clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq[i],
@@ -232,8 +272,7 @@ static void arg_info(void)
     char tn[64] = "";
     clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL);
     CHECK(!strcmp(tn, "void*"), "void pointer: %s", tn);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+    release(p, 1, &k);
     int host[4] = {1, 2, 3, 4};
     void *hp = host;
     cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof host, host, &e);
@@ -258,11 +297,11 @@ static void local_mem(void)
         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    o[0] = a[0] + t[0];\n"
         "}\n";
-    cl_program p = build(src);
+    cl_kernel k;
+    cl_program p = build(src, "k", &k);
     if (!p)
         return;
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
     cl_ulong dl = 0, kl = 0;
     clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof dl, &dl, NULL);
     CHECK(dl >= 32 * 1024, "device local memory %llu", (unsigned long long)dl);
@@ -289,8 +328,143 @@ static void local_mem(void)
     clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, &o, 0, NULL, NULL);
     CHECK(o == 3, "ran: %g", o);
     clReleaseMemObject(b);
-    clReleaseKernel(k);
+    release(p, 1, &k);
+}
+
+/* The scratch folder of compile_cache: clang's runs counted in runs, the
+ * cache in cache/. */
+static char cdir[512];
+
+/* How many times the counting clang ran. */
+static int clang_runs(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/runs", cdir);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    for (int c; f && (c = getc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Writes text to the file cdir/name. */
+static void write_file(const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", cdir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(text, f) >= 0, "cannot write %s", path);
+    if (f)
+        fclose(f);
+}
+
+/* The int kernel k of src (compiled with options and the nh headers
+ * texts[i] named names[i], then linked) writes; -1 if any step fails.
+ * The compile log must hold want. */
+static int compiled(const char *src, const char *options, cl_uint nh,
+                    const char **names, const char **texts, const char *want)
+{
+    cl_int e;
+    cl_program hs[4], p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    for (cl_uint i = 0; i < nh; i++)
+        hs[i] = clCreateProgramWithSource(ctx, 1, &texts[i], NULL, &e);
+    e = clCompileProgram(p, 1, &dev, options, nh, nh ? hs : NULL,
+                         nh ? names : NULL, NULL, NULL);
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(e == CL_SUCCESS && strstr(log, want), "compile: %d, log: %s", e,
+          log);
+    cl_program x = e == CL_SUCCESS ? clLinkProgram(ctx, 1, &dev, "", 1, &p,
+                                                   NULL, NULL, &e) : NULL;
+    cl_kernel k = x ? clCreateKernel(x, "k", &e) : NULL;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &e);
+    int v = -1;
+    size_t one = 1;
+    if (!k || clSetKernelArg(k, 0, sizeof b, &b) ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL) ||
+        clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL))
+        v = -1;
+    if (k)
+        clReleaseKernel(k);
+    if (x)
+        clReleaseProgram(x);
+    clReleaseMemObject(b);
+    for (cl_uint i = 0; i < nh; i++)
+        clReleaseProgram(hs[i]);
     clReleaseProgram(p);
+    return v;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* clCompileProgram through the compile cache, clang a script that counts
+ * its runs: a repeat is a hit (clang's warning in the log again); a
+ * header's other text, another header beside it, another option miss; a
+ * file found through -I, outside the embedded headers, is never cached. */
+static void compile_cache(void)
+{
+    const char *tmp = getenv("TMPDIR"), *real = getenv("CLVM_CLANG");
+    char old[3][512] = {"", "", ""}, wrap[600], inc[600], opt[700];
+    static const char *const env[] = {"XDG_CACHE_HOME", "CLVM_CLANG",
+                                      "CLVM_NO_CACHE"};
+    snprintf(cdir, sizeof cdir, "%s/ocl-cache.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(cdir)) {
+        CHECK(0, "cannot make %s", cdir);
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        if (getenv(env[i]))
+            snprintf(old[i], sizeof old[i], "%s", getenv(env[i]));
+    snprintf(wrap, sizeof wrap, "#!/bin/sh\necho run >> '%s/runs'\n"
+             "exec '%s' \"$@\"\n", cdir, real && *real ? real : "clang-14");
+    write_file("clang", wrap);
+    snprintf(wrap, sizeof wrap, "%s/clang", cdir);
+    chmod(wrap, 0700);
+    snprintf(inc, sizeof inc, "%s/cache", cdir);
+    setenv(env[0], inc, 1), setenv(env[1], wrap, 1), unsetenv(env[2]);
+
+    const char *src = "#include \"h.h\"\nkernel void k(global int *o) "
+                      "{ o[0] = N; }\n";
+    const char *names[] = {"h.h", "other.h"};
+    const char *one[] = {"#warning from the header\n#define N 1\n", ""};
+    const char *two[] = {"#define N 2\n", ""};
+    CHECK(compiled(src, "", 1, names, one, "from the header") == 1 &&
+              clang_runs() == 1, "first: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, one, "from the header") == 1 &&
+              clang_runs() == 1, "repeat: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, two, "") == 2 && clang_runs() == 2,
+          "another header text: %d runs", clang_runs());
+    CHECK(compiled(src, "", 2, names, two, "") == 2 && clang_runs() == 3,
+          "another header beside it: %d runs", clang_runs());
+    CHECK(compiled(src, "-DM=1", 2, names, two, "") == 2 &&
+              clang_runs() == 4, "another option: %d runs", clang_runs());
+    CHECK(compiled(src, "", 1, names, two, "") == 2 && clang_runs() == 4,
+          "the second entry stays: %d runs", clang_runs());
+    /* h.h found through -I: its text is not in the key */
+    snprintf(inc, sizeof inc, "%s/inc", cdir);
+    mkdir(inc, 0700);
+    snprintf(opt, sizeof opt, "-I %s", inc);
+    write_file("inc/h.h", "#define N 5\n");
+    CHECK(compiled(src, opt, 0, NULL, NULL, "") == 5 && clang_runs() == 5,
+          "through -I: %d runs", clang_runs());
+    write_file("inc/h.h", "#define N 6\n");
+    CHECK(compiled(src, opt, 0, NULL, NULL, "") == 6 && clang_runs() == 6,
+          "through -I, changed: %d runs", clang_runs());
+
+    for (int i = 0; i < 3; i++)
+        if (old[i][0])
+            setenv(env[i], old[i], 1);
+        else
+            unsetenv(env[i]);
+    nftw(cdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int main(int argc, char **argv)
@@ -314,6 +488,7 @@ int main(int argc, char **argv)
         RUN(attributes);
         RUN(compile_decls);
         RUN(arg_info);
+        RUN(compile_cache);
         clReleaseCommandQueue(q);
         clReleaseContext(ctx);
     }

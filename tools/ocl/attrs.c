@@ -1,7 +1,8 @@
 /* What a kernel's declaration in the program's OpenCL C source says as
  * written and the module does not keep: its __attribute__((...))s
  * (CL_KERNEL_ATTRIBUTES) and its parameters' volatile, restrict and void
- * pointee (clGetKernelArgInfo). */
+ * pointee (clGetKernelArgInfo); from the text after the preprocessor
+ * where the source does not show the declaration (a macro writes it). */
 #include "tools/ocl/ocl.h"
 
 #include <ctype.h>
@@ -117,11 +118,39 @@ static bool find_kernel(const char *s, const char *name, size_t *start,
     return false;
 }
 
-char *ocl_kernel_attrs(const char *src, const char *name)
+/* The text declaring kernel name in p's source (comments blanked,
+ * malloc'd; NULL if none): the source as written, else after the
+ * preprocessor (clang -E with p's options, through the compile cache);
+ * the declaration's start, name and '(' in *start, *at and *paren. */
+static char *declaration(cl_program p, const char *name, size_t *start,
+                         size_t *at, size_t *paren)
 {
-    char *out = calloc(1, 1024), *s = src ? uncomment(src) : NULL;
+    char *s = p->source ? uncomment(p->source) : NULL;
+    if (!s || find_kernel(s, name, start, at, paren))
+        return s;
+    free(s);
+    s = NULL;
+    uint8_t *pp = NULL;
+    size_t len = 0;
+    FILE *quiet = fopen("/dev/null", "w");   /* the build log said it all */
+    if (quiet && cc_program_is_opencl_c(p->source, p->source_len) &&
+        !ocl_compile_c(p, 0, NULL, NULL, CC_TEXT, &pp, &len, quiet) &&
+        strlen((char *)pp) == len)
+        s = uncomment((char *)pp);
+    if (quiet)
+        fclose(quiet);
+    free(pp);
+    if (s && find_kernel(s, name, start, at, paren))
+        return s;
+    free(s);
+    return NULL;
+}
+
+char *ocl_kernel_attrs(cl_program p, const char *name)
+{
     size_t from, at, paren;
-    if (out && s && find_kernel(s, name, &from, &at, &paren))
+    char *out = calloc(1, 1024), *s = declaration(p, name, &from, &at, &paren);
+    if (out && s)
         collect(s, from, at, out, 1024);
     free(s);
     return out;
@@ -146,13 +175,13 @@ static void param(const char *s, size_t a, size_t b,
         *tq = 0;
 }
 
-bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
+bool ocl_kernel_params(cl_program prog, const char *name, cl_uint n,
                        cl_kernel_arg_type_qualifier *tq, bool *voidp)
 {
-    char *s = src ? uncomment(src) : NULL;
     size_t from = 0, at = 0, p = 0;   /* (set when ok) */
+    char *s = declaration(prog, name, &from, &at, &p);
     cl_uint i = 0;
-    bool ok = s && find_kernel(s, name, &from, &at, &p);
+    bool ok = s != NULL;
     int depth = 0;
     for (size_t k = p + 1, start = k; ok && s[k]; k++) {
         depth += s[k] == '(' || s[k] == '[';

@@ -181,7 +181,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info what,
     case CL_KERNEL_PROGRAM:
         return ocl_info(size, value, ret, &k->prog, sizeof k->prog);
     case CL_KERNEL_ATTRIBUTES: {
-        char *a = ocl_kernel_attrs(k->prog->source,
+        char *a = ocl_kernel_attrs(k->prog,
                                    bc_str(m, m->kernels[k->index].name));
         cl_int e = a ? ocl_info_str(size, value, ret, a)
                      : CL_OUT_OF_HOST_MEMORY;
@@ -450,7 +450,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
     cl_kernel_arg_type_qualifier *stq = calloc(k->nargs, sizeof *stq);
     bool *svoid = calloc(k->nargs, sizeof *svoid), isvoid = false;
     if (stq && svoid &&
-        ocl_kernel_params(k->prog->source, bc_str(m, bk->name), k->nargs,
+        ocl_kernel_params(k->prog, bc_str(m, bk->name), k->nargs,
                           stq, svoid))
         tq |= stq[i], isvoid = svoid[i];
     free(stq), free(svoid);

@@ -48,7 +48,7 @@ static int compile(cl_program p, cl_uint nh, const cl_program *headers,
     p->object = NULL, p->binary = NULL, p->object_len = p->binary_len = 0;
     if (cc_program_is_opencl_c(p->source, p->source_len))
         return ocl_compile_c(p, nh, headers, (const char *const *)names,
-                             &p->object, &p->object_len, diag);
+                             CC_OBJECT, &p->object, &p->object_len, diag);
     int errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
                             diag);
     bc_free(&p->mod);

@@ -14,7 +14,7 @@
  *   program.c   programs: clvm bytecode, IR text, OpenCL C (front end)
  *   link.c      clCompileProgram and clLinkProgram
  *   attrs.c     a kernel's __attribute__s and parameter qualifiers, from
- *               the source
+ *               the source (or after the preprocessor)
  *   kernel.c    kernels, their arguments and NDRange launches (the first
  *               of CLVM_BREAK's kernel under the REPL: tools/repl_host.c)
  *   icd.c       the dispatch table and the two exported entry points */
@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tools/cc.h"
 #include "vm/bytecode.h"
 
 /* The dispatch table every object points to: icd.c, at the top, sets it
@@ -202,11 +203,12 @@ typedef struct {
 cl_int ocl_log_begin(ocl_log *l);
 void ocl_log_end(cl_program p, ocl_log *l);
 /* clang on p's OpenCL C source with p->options and nh embedded headers:
- * into *obj (LLVM bitcode, malloc'd) if obj, else translated into p->mod;
- * 1 on failure, the messages in diag. */
+ * translated into p->mod (what CC_MODULE), or into *out (malloc'd) LLVM
+ * bitcode (CC_OBJECT) or the preprocessed text (CC_TEXT); 1 on failure,
+ * the messages in diag. */
 int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
-                  const char *const *names, uint8_t **obj, size_t *olen,
-                  FILE *diag);
+                  const char *const *names, cc_what what, uint8_t **out,
+                  size_t *olen, FILE *diag);
 /* p->mod, just built, as p's binary too; 1 (said in diag) when out of
  * memory */
 int ocl_keep_binary(cl_program p, FILE *diag);
@@ -215,15 +217,17 @@ int ocl_keep_binary(cl_program p, FILE *diag);
 int ocl_link_objects(cl_program p, const uint8_t *const *objs,
                      const size_t *lens, int n, bool library, FILE *diag);
 
-/* CL_KERNEL_ATTRIBUTES of kernel name in OpenCL C source src (NULL: none):
- * each __attribute__((X)) of its declaration as X without blanks, space
- * separated; malloc'd (NULL when out of memory). */
-char *ocl_kernel_attrs(const char *src, const char *name);
-/* The n parameters of kernel name in src as written: per parameter its
+/* CL_KERNEL_ATTRIBUTES of kernel name in p's OpenCL C source (none
+ * without one): each __attribute__((X)) of its declaration, as written or,
+ * where a macro writes it, after the preprocessor, as X without blanks,
+ * space separated; malloc'd (NULL when out of memory). */
+char *ocl_kernel_attrs(cl_program p, const char *name);
+/* The n parameters of kernel name in p's source as written (or after the
+ * preprocessor, as ocl_kernel_attrs): per parameter its
  * CL_KERNEL_ARG_TYPE_VOLATILE and _RESTRICT (of a pointer) in tq[i] and
  * whether it points to void in voidp[i]; false when the source does not
- * show n parameters (no source, IR, a macro). */
-bool ocl_kernel_params(const char *src, const char *name, cl_uint n,
+ * show n parameters (no source, IR). */
+bool ocl_kernel_params(cl_program p, const char *name, cl_uint n,
                        cl_kernel_arg_type_qualifier *tq, bool *voidp);
 
 /* A kernel argument as set: a buffer (or NULL), a local size, a value, a

@@ -64,13 +64,6 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint n,
     return p;
 }
 
-/* LLVM bitcode's magic number: an OpenCL C object, not clvm bytecode */
-static bool is_bitcode(const unsigned char *b, size_t n)
-{
-    return n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 &&
-           b[3] == 0xde;
-}
-
 /* A library's binary is its bitcode after this tag, so that
  * clCreateProgramWithBinary gives a library back, not an object. */
 static const unsigned char lib_tag[8] = "CLVMLIB";
@@ -99,7 +92,7 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint n, const cl_device_id *devs,
     size_t skip = p && lengths[0] > sizeof lib_tag &&
                   !memcmp(bins[0], lib_tag, sizeof lib_tag) ? sizeof lib_tag
                                                              : 0;
-    if (p && is_bitcode(bins[0] + skip, lengths[0] - skip)) {
+    if (p && cc_is_bitcode(bins[0] + skip, lengths[0] - skip)) {
         /* a compiled object or library (CL_PROGRAM_BINARIES gave it) */
         if (!(p->object = malloc(lengths[0] - skip))) {
             clReleaseProgram(p);
@@ -174,33 +167,33 @@ static char *split_opts(const char *options, char **argv, int *n, int max)
 }
 
 int ocl_compile_c(cl_program p, cl_uint nh, const cl_program *headers,
-                  const char *const *names, uint8_t **obj, size_t *olen,
-                  FILE *diag)
+                  const char *const *names, cc_what what, uint8_t **out,
+                  size_t *olen, FILE *diag)
 {
     ocl_unit u = {.dir = ""};
-    char why[256] = "", *argv[66], *msgs = NULL;
-    size_t ml = 0;
+    char why[256] = "", *argv[64];
     int n = 0, r = 1;
-    if (nh)   /* the embedded headers are searched before the -I folders */
-        argv[n++] = (char *)"-I", argv[n++] = u.hdir;
-    char *opts = split_opts(p->options, argv, &n, 66);
-    if (!opts)
+    ccc_header *hs = calloc(nh ? nh : 1, sizeof *hs);
+    char *opts = split_opts(p->options, argv, &n, 64);
+    if (!opts || !hs)
         fprintf(diag, "error: out of memory\n");
     else if (ocl_unit_open(&u, p, nh, headers, names, diag))
         r = 1;
-    else if (!obj)
+    else if (what == CC_MODULE)
         r = cc_load_as(u.path, "program.cl", argv, n, &p->mod, diag, why,
                        sizeof why);
     else {
-        r = cc_object(u.path, argv, n, obj, olen, &msgs, &ml, why,
-                      sizeof why);
-        if (ml)
-            fwrite(msgs, 1, ml, diag);
+        for (cl_uint i = 0; i < nh; i++)
+            hs[i] = (ccc_header){names[i], headers[i]->source,
+                                 headers[i]->source_len};
+        cc_unit cu = {u.path, "program.cl", nh ? u.hdir : NULL, hs,
+                      (int)nh, argv, n};
+        r = cc_make(&cu, what, out, olen, diag, why, sizeof why);
     }
     if (r && *why)
         fprintf(diag, "%s\n", why);
     ocl_unit_close(&u);
-    free(msgs);
+    free(hs);
     free(opts);
     return r ? 1 : 0;
 }
@@ -252,7 +245,7 @@ static cl_int build(cl_program p)
         const uint8_t *o = p->object;
         errs = ocl_link_objects(p, &o, &p->object_len, 1, false, l.f);
     } else if (cc_program_is_opencl_c(p->source, p->source_len)) {
-        errs = ocl_compile_c(p, 0, NULL, NULL, NULL, NULL, l.f) ||
+        errs = ocl_compile_c(p, 0, NULL, NULL, CC_MODULE, NULL, NULL, l.f) ||
                ocl_keep_binary(p, l.f);
     } else {
         errs = asm_assemble(p->source, p->source_len, "program", &p->mod,
