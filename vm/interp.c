@@ -158,22 +158,42 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
     const uint32_t W = w->P->r.warp, nbufs = w->P->nbufs;
     const ua64 *off = (const ua64 *)(R + ip->a);
     const ua32 *bid = (const ua32 *)(R + ip->a + 8 * W);
-    uint64_t idx[VM_MAXW];
+    uint64_t idxw[VM_MAXW];
     const uint64_t len = ip->len, amask = ip->align - 1, stride = ip->stride;
-    ip->widen(idx, R + ip->b, W);
+    /* a 64-bit index is read in place; narrower ones are widened */
+    const bool wide = ip->widen == widen_u64 || ip->widen == widen_i64;
+    const ua64 *idx = wide ? (const ua64 *)(R + ip->b) : idxw;
+    if (!wide)
+        ip->widen(idxw, R + ip->b, W);
     if (exec == w->all && bid[0] < nbufs && !w->bufs[bid[0]].lstride) {
         /* p[i + l] in lane l of one shared buffer: the whole warp's access
-         * is one range, checked at its ends (vectorisable compares) */
+         * is one range, checked at its ends (vectorisable compares; for a
+         * full 64-lane warp, loops of constant trip count) */
         const uint32_t n = w->lanes;
-        uint64_t same = 0;
-        IVDEP for (uint32_t l = 0; l < n; l++)
-            same |= (bid[l] ^ bid[0]) | (off[l] ^ off[0]) |
-                    (idx[l] - idx[0] - l);
-        const vm_buf *b = &w->bufs[bid[0]];
-        uint64_t at = off[0] + idx[0] * stride, span = (n - 1) * stride;
-        if (!same && !(at & amask) && stride <= UINT64_MAX / VM_MAXW &&
-            len <= b->size && span <= b->size - len &&
-            at <= b->size - len - span) {
+        uint64_t so = 0, si = 0;
+        uint32_t sb = 0;
+        const uint64_t o0 = off[0], i0 = idx[0];
+        const uint32_t b0 = bid[0];
+        if (n == VM_MAXW) {
+            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+                so |= off[l] ^ o0;
+            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+                sb |= bid[l] ^ b0;
+            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+                si |= idx[l] - i0 - l;
+        } else {
+            IVDEP for (uint32_t l = 0; l < n; l++)
+                so |= off[l] ^ o0;
+            IVDEP for (uint32_t l = 0; l < n; l++)
+                sb |= bid[l] ^ b0;
+            IVDEP for (uint32_t l = 0; l < n; l++)
+                si |= idx[l] - i0 - l;
+        }
+        const vm_buf *b = &w->bufs[b0];
+        uint64_t at = o0 + i0 * stride, span = (n - 1) * stride;
+        if (!(so | sb | si) && !(at & amask) &&
+            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+            span <= b->size - len && at <= b->size - len - span) {
             w->mp[0] = b->data + at;
             return 2;
         }

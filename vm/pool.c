@@ -68,6 +68,27 @@ static void forked(void)
     nthreads = 0;
 }
 
+/* Starts helpers until there are want (with mu held). */
+static void start(unsigned want)
+{
+    if (!atfork_set)
+        atfork_set = pthread_atfork(NULL, NULL, forked) == 0;
+    while (nthreads < want) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, helper, NULL))
+            break;
+        pthread_detach(t);
+        nthreads++;
+    }
+}
+
+void vm_pool_start(unsigned n)
+{
+    pthread_mutex_lock(&mu);
+    start(n > 1 ? (n - 1 < POOL_MAX ? n - 1 : POOL_MAX) : 0);
+    pthread_mutex_unlock(&mu);
+}
+
 void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
 {
     if (n <= 1) {
@@ -76,15 +97,7 @@ void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
     }
     job j = {fn, arg, n - 1 < POOL_MAX ? n - 1 : POOL_MAX, 0, 0, NULL};
     pthread_mutex_lock(&mu);
-    if (!atfork_set)
-        atfork_set = pthread_atfork(NULL, NULL, forked) == 0;
-    while (nthreads < j.want) {
-        pthread_t t;
-        if (pthread_create(&t, NULL, helper, NULL))
-            break;
-        pthread_detach(t);
-        nthreads++;
-    }
+    start(j.want);
     job **at = &open_jobs;
     while (*at)
         at = &(*at)->next;
