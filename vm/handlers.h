@@ -42,11 +42,13 @@
  * that legal under strict aliasing, like a char access. */
 #define MAY_ALIAS __attribute__((may_alias))
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define LIKELY(x) (x)
 #define UNLIKELY(x) (x)
 #define MAY_ALIAS
 #define NOINLINE
+#define ALWAYS_INLINE
 static unsigned CTZ(uint64_t x)
 {
     unsigned n = 0;
@@ -445,7 +447,8 @@ typedef uint64_t MAY_ALIAS ua64;
 /* Memory: every active lane is checked first, then the lanes move in
  * increasing order (so with overlapping stores the highest lane wins). */
 #define MEMCHECK()                                                          \
-    const int mc_ = mem_check(w, ip, exec, R);                              \
+    const int mc_ = ip->uni && exec == all ? mem_row(w, ip, R)              \
+                                           : mem_check(w, ip, exec, R);     \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */

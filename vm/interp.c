@@ -216,6 +216,38 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
     return dense ? 2 : 1;
 }
 
+/* mem_check of an instruction whose pointer is the same in every lane
+ * (vm_ins.uni) when every lane runs: the common p[i] with i a 64-bit row
+ * index (lane l's is lane 0's + l) in a full warp is checked here, inline
+ * in each dispatch loop and so vectorised for its instruction set (one
+ * compare of the index row with 0, 1, 2, ...); anything else goes to
+ * mem_check, which gives the same answer. */
+static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
+                                        uint8_t *R)
+{
+    uint32_t b0 = 0;
+    if (w->lanes == VM_MAXW &&   /* (then W is 64) */
+        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) < w->P->nbufs &&
+        !w->bufs[b0].lstride &&
+        (ip->widen == widen_u64 || ip->widen == widen_i64)) {
+        const ua64 *idx = (const ua64 *)(R + ip->b);
+        const uint64_t i0 = idx[0], stride = ip->stride, len = ip->len,
+                       span = (VM_MAXW - 1) * stride;
+        uint64_t si = 0;
+        IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+            si |= idx[l] - i0 - l;
+        const vm_buf *b = &w->bufs[b0];
+        const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
+        if (!si && !(at & (ip->align - 1)) &&
+            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+            span <= b->size - len && at <= b->size - len - span) {
+            w->mp[0] = b->data + at;
+            return 2;
+        }
+    }
+    return mem_check(w, ip, w->all, R);
+}
+
 /* get_global_id(0) of lane 0, if the warp's lanes have consecutive ones:
  * when it does not wrap a row of the work-group (always so when local[0]
  * is a multiple of W), lane l's is that + l. */
