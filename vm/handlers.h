@@ -199,7 +199,7 @@ typedef uint64_t MAY_ALIAS ua64;
         const TC *c_ = REG(const TC, ip->c);                                \
         const uint32_t cnt = ip->cnt;                                       \
         EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW,               \
-                 c_ += VM_MAXW), {                                                           \
+                 c_ += VM_MAXW), {                                          \
             TA x = a_[i], y = b_[i];                                        \
             TC z = c_[i];                                                   \
             o_[i] = (TO)(E);                                                \

@@ -145,6 +145,24 @@ static NOINLINE void mem_fault(vm_warp *w, const vm_ins *ip, uint32_t l,
                           .len = f.len, .align = f.align};
 }
 
+/* Zero when the n lanes' pointers (offsets off, buffer ids bid) are all
+ * lane 0's and their indices lane 0's + l (inlined: a constant n gives
+ * loops of constant trip count). */
+static inline ALWAYS_INLINE uint64_t row_spread(const ua64 *off,
+                                                const ua32 *bid,
+                                                const ua64 *idx, uint32_t n)
+{
+    uint64_t so = 0, si = 0;
+    uint32_t sb = 0;
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        so |= off[l] ^ off[0];
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        sb |= bid[l] ^ bid[0];
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        si |= idx[l] - idx[0] - l;
+    return so | sb | si;
+}
+
 /* Checks every active lane's access before any is made, and leaves each
  * lane's first byte in w->mp. The address is the pointer's byte offset plus
  * index * stride, modulo 2^64 (so p[-1] of p = q + 1 is q[0]). Returns
@@ -170,28 +188,14 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
          * is one range, checked at its ends (vectorisable compares; for a
          * full 64-lane warp, loops of constant trip count) */
         const uint32_t n = w->lanes;
-        uint64_t so = 0, si = 0;
-        uint32_t sb = 0;
         const uint64_t o0 = off[0], i0 = idx[0];
         const uint32_t b0 = bid[0];
-        if (n == VM_MAXW) {
-            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
-                so |= off[l] ^ o0;
-            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
-                sb |= bid[l] ^ b0;
-            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
-                si |= idx[l] - i0 - l;
-        } else {
-            IVDEP for (uint32_t l = 0; l < n; l++)
-                so |= off[l] ^ o0;
-            IVDEP for (uint32_t l = 0; l < n; l++)
-                sb |= bid[l] ^ b0;
-            IVDEP for (uint32_t l = 0; l < n; l++)
-                si |= idx[l] - i0 - l;
-        }
+        const uint64_t spread = n == VM_MAXW
+                                    ? row_spread(off, bid, idx, VM_MAXW)
+                                    : row_spread(off, bid, idx, n);
         const vm_buf *b = &w->bufs[b0];
         uint64_t at = o0 + i0 * stride, span = (n - 1) * stride;
-        if (!(so | sb | si) && !(at & amask) &&
+        if (!spread && !(at & amask) &&
             stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
             span <= b->size - len && at <= b->size - len - span) {
             w->mp[0] = b->data + at;
