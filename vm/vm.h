@@ -121,8 +121,8 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap);
 
 /* Starts the worker threads a vm_run with `threads` (0: every core) uses,
- * ahead of it (while the host reads its inputs, say), instead of in it.
- * They are kept for every later vm_run. */
+ * ahead of it, instead of in it; they are kept for every later vm_run, and
+ * an idle one polls a few milliseconds for work before it sleeps. */
 void vm_threads_start(unsigned threads);
 
 #endif
