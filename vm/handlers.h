@@ -42,11 +42,13 @@
  * that legal under strict aliasing, like a char access. */
 #define MAY_ALIAS __attribute__((may_alias))
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define LIKELY(x) (x)
 #define UNLIKELY(x) (x)
 #define MAY_ALIAS
 #define NOINLINE
+#define ALWAYS_INLINE
 static unsigned CTZ(uint64_t x)
 {
     unsigned n = 0;
@@ -154,16 +156,29 @@ typedef uint64_t MAY_ALIAS ua64;
             blend64(w, exec, d_, w->scratch, cnt);                          \
     }
 
+/* Runs the statement (the macro's arguments after ADV) for element i in
+ * [0, cnt). When cnt is a whole number of 64-lane rows (a full-width
+ * warp), row by row: a loop of constant trip count from 0, which the
+ * compiler unrolls into a few vector instructions with no remainder (the
+ * common case, kept short), ADV moving the statement's pointers on a row. */
+#define EW_LOOP(ADV, ...)                                                   \
+    if (LIKELY((cnt & (VM_MAXW - 1)) == 0)) {                               \
+        for (uint32_t r_ = 0; r_ < cnt; r_ += VM_MAXW, ADV) {               \
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) __VA_ARGS__        \
+        }                                                                   \
+    } else {                                                                \
+        IVDEP for (uint32_t i = 0; i < cnt; i++) __VA_ARGS__                \
+    }
 /* o = E over cnt elements, with x, y, z the elements of a, b, c. */
 #define EW1(TO, TA, E)                                                      \
     {                                                                       \
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a);                                \
         const uint32_t cnt = ip->cnt;                                       \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
+        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW), {                           \
             TA x = a_[i];                                                   \
             o_[i] = (TO)(E);                                                \
-        }                                                                   \
+        })                                                                  \
         FINISH(TO)                                                          \
     }
 #define EW2(TO, TA, E)                                                      \
@@ -171,10 +186,10 @@ typedef uint64_t MAY_ALIAS ua64;
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const uint32_t cnt = ip->cnt;                                       \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
+        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW), {            \
             TA x = a_[i], y = b_[i];                                        \
             o_[i] = (TO)(E);                                                \
-        }                                                                   \
+        })                                                                  \
         FINISH(TO)                                                          \
     }
 #define EW3(TO, TA, TC, E)                                                  \
@@ -183,11 +198,12 @@ typedef uint64_t MAY_ALIAS ua64;
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const TC *c_ = REG(const TC, ip->c);                                \
         const uint32_t cnt = ip->cnt;                                       \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
+        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW,               \
+                 c_ += VM_MAXW), {                                          \
             TA x = a_[i], y = b_[i];                                        \
             TC z = c_[i];                                                   \
             o_[i] = (TO)(E);                                                \
-        }                                                                   \
+        })                                                                  \
         FINISH(TO)                                                          \
     }
 #define BITS(S) (8 * (unsigned)sizeof(u##S))
@@ -238,10 +254,10 @@ typedef uint64_t MAY_ALIAS ua64;
     {                                                                       \
         TD *d_ = REG(TD, ip->d);                                            \
         const TS *s_ = REG(const TS, ip->a);                                \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
+        EW_LOOP((d_ += VM_MAXW, s_ += VM_MAXW), {                           \
             TS x = s_[i];                                                   \
             d_[i] = (E);                                                    \
-        }                                                                   \
+        })                                                                  \
     }
 #define H_CVT(S)                                                            \
     {                                                                       \
@@ -431,7 +447,8 @@ typedef uint64_t MAY_ALIAS ua64;
 /* Memory: every active lane is checked first, then the lanes move in
  * increasing order (so with overlapping stores the highest lane wins). */
 #define MEMCHECK()                                                          \
-    const int mc_ = mem_check(w, ip, exec, R);                              \
+    const int mc_ = ip->uni && exec == all ? mem_row(w, ip, R)              \
+                                           : mem_check(w, ip, exec, R);     \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
 /* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
@@ -629,19 +646,36 @@ typedef uint64_t MAY_ALIAS ua64;
             goto done;                                                      \
         ip = ins + TOP.target;                                              \
     }
-/* v = the lanes whose c is not zero: a vectorisable compare into bytes,
- * then 8 lanes at a time by one multiplication (bit i of the top byte of
- * bytes * 0x0102040810204080 is byte i, for bytes of 0 or 1). */
+/* v = the lanes whose c is not zero. First an OR and a minimum over the
+ * lanes (vectorised reductions): a branch most often finds c zero in
+ * every lane or in none. Else a vectorisable compare into bytes, then 8
+ * lanes at a time by one multiplication (bit i of the top byte of bytes *
+ * 0x0102040810204080 is byte i, for bytes of 0 or 1). */
 #define NONZERO(S, v)                                                       \
     {                                                                       \
         const u##S *c_ = REG(const u##S, ip->c);                            \
-        uint8_t nz_[VM_MAXW];                                               \
-        IVDEP for (uint32_t l = 0; l < W; l++)                              \
-            nz_[l] = c_[l] != 0;                                            \
-        for (uint32_t l = W; l < ((W + 7) & ~7u); l++)                      \
-            nz_[l] = 0;                                                     \
-        for (uint32_t g = 0; g < W && g < VM_MAXW; g += 8)                  \
-            v |= (le_load(nz_ + g, 8) * 0x0102040810204080u >> 56) << g;    \
+        u##S or_ = 0, min_ = (u##S)~(u##S)0;                                \
+        {                                                                   \
+            const uint32_t cnt = W;                                         \
+            const u##S *cr_ = c_;                                           \
+            EW_LOOP((cr_ += VM_MAXW), {                                     \
+                or_ |= cr_[i];                                              \
+                min_ = cr_[i] < min_ ? cr_[i] : min_;                       \
+            })                                                              \
+        }                                                                   \
+        if (or_ == 0) {                                                     \
+        } else if (min_ != 0) {                                             \
+            v |= W == VM_MAXW ? UINT64_MAX : (UINT64_C(1) << W) - 1;        \
+        } else {                                                            \
+            uint8_t nz_[VM_MAXW];                                           \
+            IVDEP for (uint32_t l = 0; l < W; l++)                          \
+                nz_[l] = c_[l] != 0;                                        \
+            for (uint32_t l = W; l < ((W + 7) & ~7u); l++)                  \
+                nz_[l] = 0;                                                 \
+            for (uint32_t g = 0; g < W && g < VM_MAXW; g += 8)              \
+                v |= (le_load(nz_ + g, 8) * 0x0102040810204080u >> 56)      \
+                     << g;                                                  \
+        }                                                                   \
     }
 /* Lanes that leave the innermost loop (break or continue) leave the IF
  * blocks inside it too. */

@@ -145,6 +145,24 @@ static NOINLINE void mem_fault(vm_warp *w, const vm_ins *ip, uint32_t l,
                           .len = f.len, .align = f.align};
 }
 
+/* Zero when the n lanes' pointers (offsets off, buffer ids bid) are all
+ * lane 0's and their indices lane 0's + l (inlined: a constant n gives
+ * loops of constant trip count). */
+static inline ALWAYS_INLINE uint64_t row_spread(const ua64 *off,
+                                                const ua32 *bid,
+                                                const ua64 *idx, uint32_t n)
+{
+    uint64_t so = 0, si = 0;
+    uint32_t sb = 0;
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        so |= off[l] ^ off[0];
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        sb |= bid[l] ^ bid[0];
+    IVDEP for (uint32_t l = 0; l < n; l++)
+        si |= idx[l] - idx[0] - l;
+    return so | sb | si;
+}
+
 /* Checks every active lane's access before any is made, and leaves each
  * lane's first byte in w->mp. The address is the pointer's byte offset plus
  * index * stride, modulo 2^64 (so p[-1] of p = q + 1 is q[0]). Returns
@@ -158,22 +176,28 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
     const uint32_t W = w->P->r.warp, nbufs = w->P->nbufs;
     const ua64 *off = (const ua64 *)(R + ip->a);
     const ua32 *bid = (const ua32 *)(R + ip->a + 8 * W);
-    uint64_t idx[VM_MAXW];
+    uint64_t idxw[VM_MAXW];
     const uint64_t len = ip->len, amask = ip->align - 1, stride = ip->stride;
-    ip->widen(idx, R + ip->b, W);
+    /* a 64-bit index is read in place; narrower ones are widened */
+    const bool wide = ip->widen == widen_u64 || ip->widen == widen_i64;
+    const ua64 *idx = wide ? (const ua64 *)(R + ip->b) : idxw;
+    if (!wide)
+        ip->widen(idxw, R + ip->b, W);
     if (exec == w->all && bid[0] < nbufs && !w->bufs[bid[0]].lstride) {
         /* p[i + l] in lane l of one shared buffer: the whole warp's access
-         * is one range, checked at its ends (vectorisable compares) */
+         * is one range, checked at its ends (vectorisable compares; for a
+         * full 64-lane warp, loops of constant trip count) */
         const uint32_t n = w->lanes;
-        uint64_t same = 0;
-        IVDEP for (uint32_t l = 0; l < n; l++)
-            same |= (bid[l] ^ bid[0]) | (off[l] ^ off[0]) |
-                    (idx[l] - idx[0] - l);
-        const vm_buf *b = &w->bufs[bid[0]];
-        uint64_t at = off[0] + idx[0] * stride, span = (n - 1) * stride;
-        if (!same && !(at & amask) && stride <= UINT64_MAX / VM_MAXW &&
-            len <= b->size && span <= b->size - len &&
-            at <= b->size - len - span) {
+        const uint64_t o0 = off[0], i0 = idx[0];
+        const uint32_t b0 = bid[0];
+        const uint64_t spread = n == VM_MAXW
+                                    ? row_spread(off, bid, idx, VM_MAXW)
+                                    : row_spread(off, bid, idx, n);
+        const vm_buf *b = &w->bufs[b0];
+        uint64_t at = o0 + i0 * stride, span = (n - 1) * stride;
+        if (!spread && !(at & amask) &&
+            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+            span <= b->size - len && at <= b->size - len - span) {
             w->mp[0] = b->data + at;
             return 2;
         }
@@ -194,6 +218,38 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
         dense &= (uintptr_t)w->mp[l] == first + l * stride;
     }
     return dense ? 2 : 1;
+}
+
+/* mem_check of an instruction whose pointer is the same in every lane
+ * (vm_ins.uni) when every lane runs: the common p[i] with i a 64-bit row
+ * index (lane l's is lane 0's + l) in a full warp is checked here, inline
+ * in each dispatch loop and so vectorised for its instruction set (one
+ * compare of the index row with 0, 1, 2, ...); anything else goes to
+ * mem_check, which gives the same answer. */
+static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
+                                        uint8_t *R)
+{
+    uint32_t b0 = 0;
+    if (w->lanes == VM_MAXW &&   /* (then W is 64) */
+        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) < w->P->nbufs &&
+        !w->bufs[b0].lstride &&
+        (ip->widen == widen_u64 || ip->widen == widen_i64)) {
+        const ua64 *idx = (const ua64 *)(R + ip->b);
+        const uint64_t i0 = idx[0], stride = ip->stride, len = ip->len,
+                       span = (VM_MAXW - 1) * stride;
+        uint64_t si = 0;
+        IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+            si |= idx[l] - i0 - l;
+        const vm_buf *b = &w->bufs[b0];
+        const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
+        if (!si && !(at & (ip->align - 1)) &&
+            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+            span <= b->size - len && at <= b->size - len - span) {
+            w->mp[0] = b->data + at;
+            return 2;
+        }
+    }
+    return mem_check(w, ip, w->all, R);
 }
 
 /* get_global_id(0) of lane 0, if the warp's lanes have consecutive ones:

@@ -5,9 +5,21 @@
 #include "vm/pool.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 
 #define POOL_MAX 255   /* helpers at most: vm_range_resolve's 256 threads */
+/* An idle helper polls this long for the next job before it sleeps: the
+ * run it was started just ahead of, or a host program's next launch, is
+ * then taken at once, with no wake-up (a futex wake, tens of
+ * microseconds to a sleeping CPU of a VM, one helper after another). */
+#define POOL_SPIN_NS 5000000L
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define POOL_PAUSE() __builtin_ia32_pause()
+#else
+#define POOL_PAUSE() ((void)0)
+#endif
 
 /* One caller's run, on its stack, listed while it wants more helpers. */
 typedef struct job {
@@ -19,7 +31,14 @@ typedef struct job {
     struct job *next;
 } job;
 
+/* adaptive where glibc has it: helpers that find it taken spin a little
+ * rather than sleep, one after another, when a job is posted */
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+static pthread_mutex_t mu = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
+#else
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+#endif
+static _Atomic unsigned posted;   /* jobs listed so far: idle helpers poll */
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;   /* helpers wait */
 static pthread_cond_t left = PTHREAD_COND_INITIALIZER;   /* callers wait */
 static job *open_jobs;     /* wanting helpers, oldest first */
@@ -35,16 +54,45 @@ static void unlist(job *j)
         }
 }
 
+/* Polls until a job is posted after the seen'th, at most POOL_SPIN_NS. */
+static void spin(unsigned seen)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned k = 1;; k++) {
+        if (atomic_load_explicit(&posted, memory_order_acquire) != seen)
+            return;
+        POOL_PAUSE();
+        if (k % 256 == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((t.tv_sec - t0.tv_sec) * 1000000000L +
+                    (t.tv_nsec - t0.tv_nsec) > POOL_SPIN_NS)
+                return;
+        }
+    }
+}
+
 static void *helper(void *unused)
 {
     (void)unused;
+    bool spun = false;   /* since the last job: then it sleeps */
     pthread_mutex_lock(&mu);
     for (;;) {
         job *j = open_jobs;
+        if (!j && !spun) {
+            unsigned seen = atomic_load_explicit(&posted,
+                                                 memory_order_relaxed);
+            pthread_mutex_unlock(&mu);
+            spin(seen);
+            pthread_mutex_lock(&mu);
+            spun = true;
+            continue;
+        }
         if (!j) {
             pthread_cond_wait(&wake, &mu);
             continue;
         }
+        spun = false;
         unsigned i = ++j->joined;
         if (j->joined == j->want)
             unlist(j);
@@ -68,6 +116,27 @@ static void forked(void)
     nthreads = 0;
 }
 
+/* Starts helpers until there are want (with mu held). */
+static void start(unsigned want)
+{
+    if (!atfork_set)
+        atfork_set = pthread_atfork(NULL, NULL, forked) == 0;
+    while (nthreads < want) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, helper, NULL))
+            break;
+        pthread_detach(t);
+        nthreads++;
+    }
+}
+
+void vm_pool_start(unsigned n)
+{
+    pthread_mutex_lock(&mu);
+    start(n > 1 ? (n - 1 < POOL_MAX ? n - 1 : POOL_MAX) : 0);
+    pthread_mutex_unlock(&mu);
+}
+
 void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
 {
     if (n <= 1) {
@@ -76,19 +145,12 @@ void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
     }
     job j = {fn, arg, n - 1 < POOL_MAX ? n - 1 : POOL_MAX, 0, 0, NULL};
     pthread_mutex_lock(&mu);
-    if (!atfork_set)
-        atfork_set = pthread_atfork(NULL, NULL, forked) == 0;
-    while (nthreads < j.want) {
-        pthread_t t;
-        if (pthread_create(&t, NULL, helper, NULL))
-            break;
-        pthread_detach(t);
-        nthreads++;
-    }
+    start(j.want);
     job **at = &open_jobs;
     while (*at)
         at = &(*at)->next;
     *at = &j;
+    atomic_fetch_add_explicit(&posted, 1, memory_order_release);
     for (unsigned i = 0; i < j.want; i++)
         pthread_cond_signal(&wake);
     pthread_mutex_unlock(&mu);

@@ -12,4 +12,7 @@
  * callers at a time share them. */
 void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n);
 
+/* Starts the threads a vm_pool_run of n would use now, ahead of it. */
+void vm_pool_start(unsigned n);
+
 #endif

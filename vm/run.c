@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stdlib/note.h"
 #include "vm/decode.h"
@@ -43,8 +44,13 @@ typedef struct pend {
 
 typedef struct {
     const vm_prog *P;
-    _Atomic uint64_t next;   /* the next group to take */
-    _Atomic uint64_t first;  /* the lowest group that trapped so far */
+    uint64_t chunk;          /* groups a worker takes at a time */
+    /* next is written by every take; first is read before every group:
+     * each on its own cache line, so that reading first costs no miss */
+    _Alignas(64) _Atomic uint64_t next;   /* the next group to take */
+    _Alignas(64) _Atomic uint64_t first;  /* the lowest group that trapped
+                                             so far */
+    _Alignas(64) char pad_;
     pthread_mutex_t lock;
     vm_trap trap;            /* ... and its trap */
     /* printf output goes out group by group in linear group order, so it
@@ -184,9 +190,14 @@ static void work(void *arg, unsigned i)
     vm_trap t;
     if (!me->g && !(me->g = vm_group_new(s->P)))
         return;
-    for (;;) {
-        uint64_t gi = atomic_fetch_add(&s->next, 1);
-        if (gi >= s->P->r.ngroups || gi > atomic_load(&s->first))
+    const uint64_t n = s->P->r.ngroups, chunk = s->chunk;
+    for (uint64_t gi = 0, end = 0;; gi++) {
+        if (gi == end) {   /* the next chunk of groups, in order */
+            gi = atomic_fetch_add_explicit(&s->next, chunk,
+                                           memory_order_relaxed);
+            end = gi < n - chunk ? gi + chunk : n;
+        }
+        if (gi >= n || gi > atomic_load(&s->first))
             break;
         int rc = run_group(me->g, gi, &t);
         if (rc || s->P->printf || me->g->ntouched) {
@@ -230,6 +241,15 @@ static uint64_t merge(const vm_prog *P, uint32_t want)
     return k;
 }
 
+void vm_threads_start(unsigned threads)
+{
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 1;
+    }
+    vm_pool_start(threads);
+}
+
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap)
 {
@@ -269,7 +289,12 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         return trap->kind;
     }
 
-    run_state s = {.P = P};
+    /* Groups are taken a chunk at a time: a fetch per group of a
+     * contended counter costs more than a small group's work, while a
+     * chunk of at most 1/16 of a thread's share keeps the threads' loads
+     * even. */
+    uint64_t per = r.ngroups / ((uint64_t)r.threads * 16);
+    run_state s = {.P = P, .chunk = per > 1 ? (per < 64 ? per : 64) : 1};
     atomic_init(&s.next, 0);
     atomic_init(&s.first, UINT64_MAX);
     pthread_mutex_init(&s.lock, NULL);

@@ -120,4 +120,9 @@ void vm_ins_text(const bc_module *m, const bc_kernel *k, uint32_t pc,
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
            const vm_ndrange *nd, vm_trap *trap);
 
+/* Starts the worker threads a vm_run with `threads` (0: every core) uses,
+ * ahead of it, instead of in it; they are kept for every later vm_run, and
+ * an idle one polls a few milliseconds for work before it sleeps. */
+void vm_threads_start(unsigned threads);
+
 #endif

@@ -119,6 +119,9 @@ typedef struct {
                               can raise a note (vm_note_quiet); a CVT's
                               conversion is then in j */
     uint8_t es;            /* element size of the destination (CVT) */
+    uint8_t uni;           /* memory ops, PADD: the pointer register is
+                              never written, so it is the same in every
+                              lane for the whole run (mem_row) */
     uint32_t pc;           /* word index in the bytecode, for messages */
     uint32_t cnt;          /* elements an elementwise op touches: rows * W */
     uint32_t d, a, b, c;   /* register byte offsets; memory ops: d the
