@@ -10,10 +10,13 @@
  * work-items of one group accessed which of its quarters (1, 2, 4, ... 64
  * bytes each, as a warp's dense access does: p[get_global_id(0)]) in
  * their interval, byte j by work-item item + (j >> log2 bytes); else per
- * 4-byte granule a vm_gran naming the one work-item that accessed it;
- * else, per byte, the last two writes and reads of different work-items
- * that may still race (rec), enough to tell whether the next access races
- * with one. The common cases cost a few compares per block or granule. */
+ * 4-byte granule a vm_gran naming the one work-item that accessed it,
+ * or, where several read it and none wrote (a stencil's neighbours), the
+ * two reads its bytes' records would keep (a pair: what the byte tier
+ * would hold, each of its bytes alike); else, per byte, the last two
+ * writes and reads of different work-items that may still race (rec),
+ * enough to tell whether the next access races with one. The common cases
+ * cost a few compares per block or granule. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,9 @@
 
 enum {
     SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
+    PAIR = UINT32_MAX - 1,     /* granule's vm_gran.item: read by two, its
+                                  ep the pair's index, bits 1..4 of its
+                                  info the bytes */
     BLOCK = 256,               /* bytes per block */
     QUARTER = BLOCK / 4,       /* a block's record says which it covers */
     GPB = BLOCK / 4,           /* granules per block */
@@ -55,10 +61,15 @@ typedef struct {
 typedef struct {
     rec w[2], r[2];
 } byterec;
+/* A pair granule's bytes' records: no writes, these two reads. */
+typedef struct {
+    rec r[2];
+} pair;
 struct vm_racepool {
     vm_gran (*g)[GPB];         /* per split block, its granules */
     byterec (*q)[4];           /* per split granule, its 4 bytes */
-    uint32_t ng, capg, n, cap;
+    pair *p;                   /* per pair granule, its reads */
+    uint32_t ng, capg, n, cap, np, capp;
 };
 
 /* ---- the shadow's memory ---- */
@@ -128,7 +139,7 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
     const vm_range *r = &P->r;
     const char *name = bc_str(P->m, P->k->name);
     if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
-        /* items below SPLIT, instructions in a block's info */
+        /* items below PAIR, instructions in a block's info */
         snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
                  "work-items and 2^23 instructions", name);
         return false;
@@ -147,7 +158,7 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
 static void pool_free(struct vm_racepool *p)
 {
     if (p)
-        free(p->q), free(p->g);
+        free(p->q), free(p->g), free(p->p);
     free(p);
 }
 
@@ -175,7 +186,7 @@ void vm_race_group_start(vm_group *g)
     if (!g->lshadow)
         return;
     memset(g->lshadow, 0, blocks_len(g->P->local_bytes));
-    g->lpool->n = g->lpool->ng = 0;
+    g->lpool->n = g->lpool->ng = g->lpool->np = 0;
 }
 
 void vm_race_group_free(vm_group *g)
@@ -215,6 +226,14 @@ static uint32_t pool_newg(struct vm_racepool *p)
     void *a = p->g;
     uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g);
     p->g = a;
+    return i;
+}
+
+static uint32_t pool_newp(struct vm_racepool *p)
+{
+    void *a = p->p;
+    uint32_t i = grow(&a, &p->np, &p->capp, sizeof *p->p);
+    p->p = a;
     return i;
 }
 
@@ -392,12 +411,59 @@ static int nomem(const acc *c)
     return -1;
 }
 
+/* The records of granule s's bytes of pm, all alike (v), kept byte by
+ * byte from now on: 0, or -1 with w->fault filled. */
+static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
+                       const byterec *v)
+{
+    uint32_t q = pool_new(c->pool);
+    if (q == UINT32_MAX)
+        return nomem(c);
+    for (unsigned k = 0; k < 4; k++)
+        if (pm >> k & 1)
+            c->pool->q[q][k] = *v;
+    *s = (vm_gran){SPLIT, q, 0};
+    return 0;
+}
+
+/* The pair granule s for c's access of the bytes of mask: a read that
+ * changes its bytes' records alike (or not at all) keeps the pair, as
+ * the byte tier would; any other access goes to the byte tier, the pair
+ * in each of its bytes. */
+static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
+                                   uint32_t mask)
+{
+    pair *pr = &c->pool->p[s->ep];
+    const uint32_t pm = s->info >> 1 & 15;
+    byterec v = {.r = {pr->r[0], pr->r[1]}};
+    if (!c->write && !(c->info >> 31) && !(mask & ~pm)) {
+        byte_access(c, &v, g * 4);   /* (a read: races with no read) */
+        if (mask == pm) {
+            pr->r[0] = v.r[0], pr->r[1] = v.r[1];
+            return 0;
+        }
+        if (!memcmp(v.r, pr->r, sizeof v.r))
+            return 0;
+        v.r[0] = pr->r[0], v.r[1] = pr->r[1];
+    }
+    if (split_alike(c, s, pm, &v))
+        return -1;
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1 &&
+            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            return -1;
+    return 0;
+}
+
 /* The granule at s (number g of the buffer) for the bytes of mask, when
- * its one-owner record cannot take c's access: byte by byte. */
+ * its one-owner record cannot take c's access: a pair when c reads the
+ * bytes another read, else byte by byte. */
 static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
                                       uint32_t mask)
 {
     const bool plain = !c->atomic && !is_copy(c);
+    if (s->item == PAIR)
+        return pair_slow(c, s, g, mask);
     if (s->item != SPLIT) {
         const uint32_t x = s->item, om = s->info >> 1 & 15;
         const bool same = x - c->lo < c->gs, owrite = s->info & G_WRITE;
@@ -411,18 +477,26 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
             *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
             return 0;
         }
-        uint32_t q = pool_new(c->pool);
-        if (q == UINT32_MAX)
-            return nomem(c);
         const rec old = {x, s->ep, c->w->P->ins[s->info >> 5].pc, 0};
-        for (unsigned k = 0; !gone && k < 4; k++)
-            if (om >> k & 1) {
-                if (owrite)
-                    c->pool->q[q][k].w[0] = old;
-                else
-                    c->pool->q[q][k].r[0] = old;
-            }
-        *s = (vm_gran){SPLIT, q, 0};
+        byterec v;
+        memset(&v, 0, sizeof v);
+        if (!gone) {
+            if (owrite)
+                v.w[0] = old;
+            else
+                v.r[0] = old;
+        }
+        if (!owrite && !gone && plain && !c->write && mask == om) {
+            uint32_t i = pool_newp(c->pool);
+            if (i == UINT32_MAX)
+                return nomem(c);
+            byte_access(c, &v, g * 4);   /* (a read after a read) */
+            c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
+            *s = (vm_gran){PAIR, i, mask << 1};
+            return 0;
+        }
+        if (split_alike(c, s, om, &v))
+            return -1;
     }
     for (unsigned k = 0; k < 4; k++)
         if (mask >> k & 1 &&
@@ -432,7 +506,8 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
 }
 
 /* c's access of the bytes of mask of granule g (record s): in the common
- * cases (the first access, or c's own again) a few compares. */
+ * cases (the first access, c's own again, another read of a pair's bytes
+ * that leaves its records as they are) a few compares. */
 static inline int granule(const acc *c, vm_gran *s, uint64_t g,
                           uint32_t mask)
 {
@@ -455,6 +530,12 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
     } else if (!s->item && !(c->info >> 31)) {
         *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
         return 0;
+    } else if (s->item == PAIR && !c->write && !(c->info >> 31) &&
+               !(mask & ~(s->info >> 1))) {
+        const pair *pr = &c->pool->p[s->ep];
+        if (pr->r[0].item != c->item && pr->r[1].item != c->item &&
+            !replaces(c, &pr->r[0]) && !replaces(c, &pr->r[1]))
+            return 0;   /* (what byte_access would do: nothing) */
     }
     return granule_slow(c, s, g, mask);
 }
