@@ -32,9 +32,11 @@
 
 enum {
     SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
-    PAIR = UINT32_MAX - 1,     /* granule's vm_gran.item: read by two, its
-                                  ep the pair's index, bits 1..4 of its
-                                  info the bytes */
+    PAIR = UINT32_MAX - 1,     /* granule's vm_gran.item: read by two; its
+                                  ep the bytes << P_SHIFT | the pair's
+                                  index, its info the later of the two
+                                  work-items (UINT32_MAX if one is none) */
+    P_SHIFT = 28,              /* (so at most 2^28 pairs) */
     BLOCK = 256,               /* bytes per block */
     QUARTER = BLOCK / 4,       /* a block's record says which it covers */
     GPB = BLOCK / 4,           /* granules per block */
@@ -411,6 +413,49 @@ static int nomem(const acc *c)
     return -1;
 }
 
+/* What a pair's reads need of an access, out of acc (whose fields the
+ * compiler must reload after every store into the shadow). */
+typedef struct {
+    uint32_t lo, gs, ep;
+    bool local, read;          /* read: a plain read */
+} quick;
+
+static quick quick_of(const acc *c)
+{
+    return (quick){c->lo, c->gs, c->ep, c->local,
+                   !c->write && !(c->info >> 31)};
+}
+
+/* The granule of a pair of reads r (its bytes pm, its index i). */
+static vm_gran pair_gran(const rec *r, uint32_t pm, uint32_t i)
+{
+    const uint32_t a = r[0].item, b = r[1].item;
+    return (vm_gran){PAIR, pm << P_SHIFT | i,
+                     a && b ? (a > b ? a : b) : UINT32_MAX};
+}
+
+/* Is granule s a pair whose reads a plain read of the bytes of mask by
+ * work-item item (q) leaves as they are, as byte_access would: two other
+ * work-items' that it may not replace (replaces)? In global memory two
+ * reads of earlier work-groups always (the granule says so at once). */
+static inline bool pair_quick(const acc *c, quick q, const vm_gran *s,
+                              uint32_t item, uint32_t mask)
+{
+    if (!q.read || s->item != PAIR || (mask & ~(s->ep >> P_SHIFT)))
+        return false;
+    if (!q.local && s->info < q.lo)
+        return true;
+    const pair *pr = &c->pool->p[s->ep & ((1u << P_SHIFT) - 1)];
+    bool keep = true;
+    for (int i = 0; i < 2; i++) {
+        const rec *r = &pr->r[i];
+        const bool same = r->item - q.lo < q.gs, now = r->ep == q.ep;
+        keep &= r->item && r->item != item &&
+                (q.local ? same && now : !same || now);
+    }
+    return keep;
+}
+
 /* The records of granule s's bytes of pm, all alike (v), kept byte by
  * byte from now on: 0, or -1 with w->fault filled. */
 static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
@@ -433,13 +478,14 @@ static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
 static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
                                    uint32_t mask)
 {
-    pair *pr = &c->pool->p[s->ep];
-    const uint32_t pm = s->info >> 1 & 15;
+    const uint32_t i = s->ep & ((1u << P_SHIFT) - 1), pm = s->ep >> P_SHIFT;
+    pair *pr = &c->pool->p[i];
     byterec v = {.r = {pr->r[0], pr->r[1]}};
     if (!c->write && !(c->info >> 31) && !(mask & ~pm)) {
         byte_access(c, &v, g * 4);   /* (a read: races with no read) */
         if (mask == pm) {
             pr->r[0] = v.r[0], pr->r[1] = v.r[1];
+            *s = pair_gran(pr->r, pm, i);
             return 0;
         }
         if (!memcmp(v.r, pr->r, sizeof v.r))
@@ -488,11 +534,11 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
         }
         if (!owrite && !gone && plain && !c->write && mask == om) {
             uint32_t i = pool_newp(c->pool);
-            if (i == UINT32_MAX)
+            if (i >= 1u << P_SHIFT)
                 return nomem(c);
             byte_access(c, &v, g * 4);   /* (a read after a read) */
             c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
-            *s = (vm_gran){PAIR, i, mask << 1};
+            *s = pair_gran(v.r, mask, i);
             return 0;
         }
         if (split_alike(c, s, om, &v))
@@ -530,12 +576,8 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
     } else if (!s->item && !(c->info >> 31)) {
         *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
         return 0;
-    } else if (s->item == PAIR && !c->write && !(c->info >> 31) &&
-               !(mask & ~(s->info >> 1))) {
-        const pair *pr = &c->pool->p[s->ep];
-        if (pr->r[0].item != c->item && pr->r[1].item != c->item &&
-            !replaces(c, &pr->r[0]) && !replaces(c, &pr->r[1]))
-            return 0;   /* (what byte_access would do: nothing) */
+    } else if (pair_quick(c, quick_of(c), s, c->item, mask)) {
+        return 0;   /* (what byte_access would do: nothing) */
     }
     return granule_slow(c, s, g, mask);
 }
@@ -754,12 +796,29 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     if (exec)   /* lane l's bytes from a0 + l * len */
         for (uint32_t l = 0; l < VM_MAXW; l++)
             at[l] = a0 + l * c->len;
+    /* the granules lane by lane, each block's looked up once */
+    const uint64_t len = c->len;
+    const uint32_t sh = (uint32_t)__builtin_ctzll(len),
+                   lmask = len >= 4 ? 15 : (1u << len) - 1,
+                   item0 = c->lo + c->w->base, per = len < 4 ? 1 : len / 4;
+    const quick q = quick_of(c);
+    uint64_t k = UINT64_MAX;
+    vm_gran *gs = NULL;
     for (uint64_t m = exec; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(m);
-        c->lane = l, c->at = c->lat[l];
-        c->item = c->lo + c->w->base + l;
-        if (range_access(c))
-            return -1;
+        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
+        const uint64_t at0 = a0 + ((uint64_t)l << sh);
+        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
+            const uint64_t a = at0 + 4 * j, g = a / 4;
+            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
+                return nomem(c);
+            vm_gran *s = &gs[g % GPB];
+            const uint32_t mask = lmask << (a & 3);
+            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
+                continue;
+            c->lane = l, c->at = at0, c->item = item;
+            if (granule(c, s, g, mask))
+                return -1;
+        }
     }
     return 0;
 }
