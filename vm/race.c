@@ -787,6 +787,30 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
     return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
 }
 
+/* Are granules ga..gb - 1 of c's buffer all pairs of reads of all their
+ * bytes by work-items before lo (of earlier work-groups), which a plain
+ * read of global memory by c's group leaves as they are (pair_quick)? A
+ * stencil's reads of what earlier groups read, checked a warp at once. */
+static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
+                         uint32_t lo)
+{
+    for (uint64_t k = ga / GPB; k <= (gb - 1) / GPB; k++) {
+        const vm_gran *b = &c->b->shadow[k];
+        if (!(b->info & B_SPLIT))
+            return false;
+        const vm_gran *gs = c->pool->g[b->ep];
+        const uint64_t j0 = k == ga / GPB ? ga % GPB : 0,
+                       j1 = k == (gb - 1) / GPB ? (gb - 1) % GPB + 1 : GPB;
+        uint32_t bad = 0;
+        for (uint64_t j = j0; j < j1; j++)
+            bad |= (gs[j].item ^ PAIR) | (gs[j].info >= lo) |
+                   ((gs[j].ep >> P_SHIFT) ^ 15);
+        if (bad)
+            return false;
+    }
+    return true;
+}
+
 /* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
  * blocks' part, the other lanes' one by one, their first bytes put in
  * at, c->lat): 0, or -1 with w->fault filled. */
@@ -796,12 +820,19 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     if (exec)   /* lane l's bytes from a0 + l * len */
         for (uint32_t l = 0; l < VM_MAXW; l++)
             at[l] = a0 + l * c->len;
-    /* the granules lane by lane, each block's looked up once */
     const uint64_t len = c->len;
+    const quick q = quick_of(c);
+    if (exec && q.read && !q.local) {
+        const uint64_t l0 = (uint64_t)__builtin_ctzll(exec),
+                       l1 = 64 - (uint64_t)__builtin_clzll(exec);
+        if (pairs_before(c, (a0 + l0 * len) / 4,
+                         (a0 + l1 * len + 3) / 4, q.lo))
+            return 0;
+    }
+    /* the granules lane by lane, each block's looked up once */
     const uint32_t sh = (uint32_t)__builtin_ctzll(len),
                    lmask = len >= 4 ? 15 : (1u << len) - 1,
                    item0 = c->lo + c->w->base, per = len < 4 ? 1 : len / 4;
-    const quick q = quick_of(c);
     uint64_t k = UINT64_MAX;
     vm_gran *gs = NULL;
     for (uint64_t m = exec; m; m &= m - 1) {
