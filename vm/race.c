@@ -612,8 +612,10 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 static vm_gran *block_granules(const acc *c, uint64_t k)
 {
     vm_gran *b = &c->b->shadow[k];
-    if (b->info & B_SPLIT)
+    if (b->info & B_SPLIT) {
+        b->item = 0;   /* (pairs_before's summary) */
         return c->pool->g[b->ep];
+    }
     uint32_t i = pool_newg(c->pool);
     if (i == UINT32_MAX)
         return NULL;
@@ -790,22 +792,29 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
 /* Are granules ga..gb - 1 of c's buffer all pairs of reads of all their
  * bytes by work-items before lo (of earlier work-groups), which a plain
  * read of global memory by c's group leaves as they are (pair_quick)? A
- * stencil's reads of what earlier groups read, checked a warp at once. */
+ * stencil's reads of what earlier groups read, checked a warp at once:
+ * a split block whose granules are all such pairs keeps the later of
+ * their work-items as its vm_gran.item (0: not known), which
+ * block_granules clears whenever its granules may change. */
 static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
                          uint32_t lo)
 {
     for (uint64_t k = ga / GPB; k <= (gb - 1) / GPB; k++) {
-        const vm_gran *b = &c->b->shadow[k];
+        vm_gran *b = &c->b->shadow[k];
         if (!(b->info & B_SPLIT))
             return false;
-        const vm_gran *gs = c->pool->g[b->ep];
-        const uint64_t j0 = k == ga / GPB ? ga % GPB : 0,
-                       j1 = k == (gb - 1) / GPB ? (gb - 1) % GPB + 1 : GPB;
-        uint32_t bad = 0;
-        for (uint64_t j = j0; j < j1; j++)
-            bad |= (gs[j].item ^ PAIR) | (gs[j].info >= lo) |
-                   ((gs[j].ep >> P_SHIFT) ^ 15);
-        if (bad)
+        if (!b->item) {
+            const vm_gran *gs = c->pool->g[b->ep];
+            uint32_t bad = 0, last = 0;
+            for (uint32_t j = 0; j < GPB; j++) {
+                bad |= (gs[j].item ^ PAIR) | ((gs[j].ep >> P_SHIFT) ^ 15);
+                last = gs[j].info > last ? gs[j].info : last;
+            }
+            if (bad || last == UINT32_MAX)
+                return false;
+            b->item = last;
+        }
+        if (b->item >= lo)
             return false;
     }
     return true;
@@ -817,18 +826,19 @@ static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
 static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
 {
     exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec), a0);
-    if (exec)   /* lane l's bytes from a0 + l * len */
-        for (uint32_t l = 0; l < VM_MAXW; l++)
-            at[l] = a0 + l * c->len;
+    if (!exec)
+        return 0;
     const uint64_t len = c->len;
     const quick q = quick_of(c);
-    if (exec && q.read && !q.local) {
+    if (q.read && !q.local) {
         const uint64_t l0 = (uint64_t)__builtin_ctzll(exec),
                        l1 = 64 - (uint64_t)__builtin_clzll(exec);
         if (pairs_before(c, (a0 + l0 * len) / 4,
                          (a0 + l1 * len + 3) / 4, q.lo))
             return 0;
     }
+    for (uint32_t l = 0; l < VM_MAXW; l++)   /* lane l's: a0 + l * len */
+        at[l] = a0 + l * len;
     /* the granules lane by lane, each block's looked up once */
     const uint32_t sh = (uint32_t)__builtin_ctzll(len),
                    lmask = len >= 4 ? 15 : (1u << len) - 1,
