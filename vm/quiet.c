@@ -40,9 +40,9 @@
     }
 /* The same as an OR of words, no compare or branch per element, so that
  * the loop vectorises on every instruction set: x (OR1: of type T) or x
- * and y (OR2: converted to U) are the elements, E computes in U; nonzero
- * is bad. */
-#define OR1(T, U, E)                                                        \
+ * and y (OR2: converted to U) are the elements, E computes in U; the OR
+ * of E over the elements is bad where it has a bit of BAD set. */
+#define OR1(T, U, E, BAD)                                                   \
     {                                                                       \
         const T *a_ = (const T *)(R + ip->a);                               \
         U bad_ = 0;                                                         \
@@ -50,9 +50,9 @@
             T x = a_[i];                                                    \
             bad_ |= (U)(E);                                                 \
         }                                                                   \
-        return !bad_;                                                       \
+        return !(bad_ & (BAD));                                             \
     }
-#define OR2(T, U, E)                                                        \
+#define OR2(T, U, E, BAD)                                                   \
     {                                                                       \
         const T *a_ = (const T *)(R + ip->a), *b_ = (const T *)(R + ip->b); \
         U bad_ = 0;                                                         \
@@ -61,7 +61,7 @@
             (void)y;                                                        \
             bad_ |= (U)(E);                                                 \
         }                                                                   \
-        return !bad_;                                                       \
+        return !(bad_ & (BAD));                                             \
     }
 
 /* Signed ADD, SUB, MUL, NEG (BC_F_SIGNED) of es-byte elements: no
@@ -69,7 +69,8 @@
  * TOP) differs from both addends', a difference when the operands' signs
  * differ and the result's differs from the first's; a negation at MIN
  * alone, the one x whose x & -x has the sign bit. Narrow products are
- * exact in WT (signed) and in range when p + 2^TOP is below 2^(TOP + 1). */
+ * exact in WT (signed) and in range when p + 2^TOP is below 2^(TOP + 1):
+ * no bit above TOP set in the OR of them. */
 #define MULFITS(ST, WT, UW, TOP)                                            \
     {                                                                       \
         const ST *a_ = (const ST *)(R + ip->a),                             \
@@ -77,18 +78,18 @@
         UW bad_ = 0;                                                        \
         IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
             WT p = (WT)a_[i] * (WT)b_[i];                                   \
-            bad_ |= ((UW)p + ((UW)1 << (TOP))) >> ((TOP) + 1);              \
+            bad_ |= (UW)p + ((UW)1 << (TOP));                               \
         }                                                                   \
-        return !bad_;                                                       \
+        return !(bad_ >> ((TOP) + 1));                                      \
     }
 #define NARROW_OVF(ST, UT, WT, UW, TOP)                                     \
     switch (base) {                                                         \
     case BCB_ADD:                                                           \
-        OR2(UT, uint32_t, (((x + y) ^ x) & ((x + y) ^ y)) >> (TOP) & 1)     \
+        OR2(UT, uint32_t, ((x + y) ^ x) & ((x + y) ^ y), 1u << (TOP))       \
     case BCB_SUB:                                                           \
-        OR2(UT, uint32_t, ((x ^ y) & (x ^ (x - y))) >> (TOP) & 1)           \
+        OR2(UT, uint32_t, (x ^ y) & (x ^ (x - y)), 1u << (TOP))             \
     case BCB_MUL: MULFITS(ST, WT, UW, TOP)                                  \
-    default: OR1(UT, uint32_t, ((uint32_t)x & (0u - x)) >> (TOP) & 1)      \
+    default: OR1(UT, uint32_t, (uint32_t)x & (0u - x), 1u << (TOP))         \
     }
 QUIET_INLINE bool arith_quiet(const vm_ins *ip, const uint8_t *R,
                               unsigned base, uint32_t cnt)
@@ -100,9 +101,9 @@ QUIET_INLINE bool arith_quiet(const vm_ins *ip, const uint8_t *R,
     default: break;
     }
     switch (base) {
-    case BCB_ADD: OR2(ua64, uint64_t, ((x ^ (x + y)) & (y ^ (x + y))) >> 63)
-    case BCB_SUB: OR2(ua64, uint64_t, ((x ^ y) & (x ^ (x - y))) >> 63)
-    case BCB_NEG: OR1(ua64, uint64_t, (x & (0u - x)) >> 63)
+    case BCB_ADD: OR2(ua64, uint64_t, (x ^ (x + y)) & (y ^ (x + y)), 1ull << 63)
+    case BCB_SUB: OR2(ua64, uint64_t, (x ^ y) & (x ^ (x - y)), 1ull << 63)
+    case BCB_NEG: OR1(ua64, uint64_t, x & (0u - x), 1ull << 63)
     default: {
         const t_I64 *a_ = (const t_I64 *)(R + ip->a),
                    *b_ = (const t_I64 *)(R + ip->b);
@@ -150,8 +151,8 @@ QUIET_INLINE bool divrem_quiet(const vm_ins *ip, const uint8_t *R, bool sgn,
  * when x + 2^(BITS-1) is below 2^BITS (unsigned), an unsigned one when
  * below 2^(BITS-1). */
 #define INT_FITS(T)                                                         \
-    OR1(T, uint64_t, ((uint64_t)(int64_t)x + half) >> bits)
-#define UINT_FITS(T) OR1(T, uint64_t, (uint64_t)x >> (bits - 1))
+    OR1(T, uint64_t, (uint64_t)(int64_t)x + half, ~(2 * half - 1))
+#define UINT_FITS(T) OR1(T, uint64_t, x, ~(half - 1))
 QUIET_INLINE bool cvt_quiet(const vm_ins *ip, const uint8_t *R, uint32_t cnt)
 {
     const enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(ip->j),
