@@ -524,6 +524,18 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
             return 0;
         }
         const rec old = {x, s->ep, c->w->P->ins[s->info >> 5].pc, 0};
+        if (!owrite && !gone && plain && !c->write && mask == om) {
+            /* a read after another work-item's, which it may not replace
+             * (the cases above): the byte tier would keep both */
+            uint32_t i = pool_newp(c->pool);
+            if (i >= 1u << P_SHIFT)
+                return nomem(c);
+            pair *pr = &c->pool->p[i];
+            pr->r[0] = old;
+            pr->r[1] = (rec){c->item, c->ep, c->pc, 0};
+            *s = pair_gran(pr->r, mask, i);
+            return 0;
+        }
         byterec v;
         memset(&v, 0, sizeof v);
         if (!gone) {
@@ -531,15 +543,6 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
                 v.w[0] = old;
             else
                 v.r[0] = old;
-        }
-        if (!owrite && !gone && plain && !c->write && mask == om) {
-            uint32_t i = pool_newp(c->pool);
-            if (i >= 1u << P_SHIFT)
-                return nomem(c);
-            byte_access(c, &v, g * 4);   /* (a read after a read) */
-            c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
-            *s = pair_gran(v.r, mask, i);
-            return 0;
         }
         if (split_alike(c, s, om, &v))
             return -1;
