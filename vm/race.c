@@ -72,6 +72,8 @@ struct vm_racepool {
     byterec (*q)[4];           /* per split granule, its 4 bytes */
     pair *p;                   /* per pair granule, its reads */
     uint32_t ng, capg, n, cap, np, capp;
+    size_t mapped;             /* g and p in one mapping of these bytes
+                                  (pool_reserve), or 0 */
 };
 
 /* ---- the shadow's memory ---- */
@@ -91,29 +93,29 @@ static vm_gran *blocks(uint64_t bytes)
  * the run costs more than the check. HUGE-aligned, HUGE-rounded. */
 enum { HUGE = 2u << 20 };
 
-static bool huge_shadow(uint64_t bytes)
+static bool huge_ok(size_t len)
 {
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    return blocks_len(bytes) >= HUGE / 2;
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
+    return len >= HUGE / 2;
 #else
-    (void)bytes;
+    (void)len;
     return false;
 #endif
 }
 
-static size_t huge_len(uint64_t bytes)
+static size_t huge_len(size_t len)
 {
-    return (blocks_len(bytes) + HUGE - 1) & ~(size_t)(HUGE - 1);
+    return (len + HUGE - 1) & ~(size_t)(HUGE - 1);
 }
 
-static vm_gran *blocks_global(uint64_t bytes)
+/* len bytes of zeros in huge pages, reserved, not committed: each page
+ * costs when first touched. NULL if the system says no. */
+static void *huge_map(size_t len)
 {
-    if (!huge_shadow(bytes))
-        return blocks(bytes);
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    const size_t n = huge_len(bytes);
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
+    const size_t n = huge_len(len);
     char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     const size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
@@ -122,18 +124,51 @@ static vm_gran *blocks_global(uint64_t bytes)
     if (HUGE - head)
         munmap(p + head + n, HUGE - head);
     madvise(p + head, n, MADV_HUGEPAGE);   /* (a hint: may be refused) */
-    return (vm_gran *)(void *)(p + head);
+    return p + head;
 #else
+    (void)len;
     return NULL;
 #endif
 }
 
+static vm_gran *blocks_global(uint64_t bytes)
+{
+    return huge_ok(blocks_len(bytes)) ? huge_map(blocks_len(bytes))
+                                      : blocks(bytes);
+}
+
 static void blocks_global_free(vm_gran *p, uint64_t bytes)
 {
-    if (p && huge_shadow(bytes))
-        munmap(p, huge_len(bytes));
+    if (p && huge_ok(blocks_len(bytes)))
+        munmap(p, huge_len(blocks_len(bytes)));
     else
         free(p);
+}
+
+/* The global pool's granules and pairs, at most one block of granules per
+ * block and one pair per granule of the global buffers (a granule is a
+ * pair once at most: then kept by byte), reserved at once in huge pages
+ * where that is large: grown a record at a time, pools realloc'd in 4 KiB
+ * pages fault once a page, and copy. Leaves them to grow() otherwise. */
+static void pool_reserve(vm_prog *P, struct vm_racepool *pool)
+{
+    uint64_t nb = 0, ng = 0;
+    for (uint32_t b = 1; b < P->nbufs; b++)
+        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
+            nb += P->bufs[b].size / BLOCK + 1, ng += P->bufs[b].size / 4 + 1;
+    if (nb >= UINT32_MAX / 2)
+        return;   /* (the pools' own limits come first) */
+    if (ng > 1u << P_SHIFT)
+        ng = 1u << P_SHIFT;
+    const size_t lg = nb * sizeof *pool->g, lp = ng * sizeof *pool->p;
+    if (!huge_ok(lg + lp))
+        return;
+    char *m = huge_map(lg + lp);
+    if (!m)
+        return;
+    pool->g = (void *)m, pool->capg = (uint32_t)nb;
+    pool->p = (void *)(m + lg), pool->capp = (uint32_t)ng;
+    pool->mapped = huge_len(lg + lp);
 }
 
 bool vm_race_prog(vm_prog *P, char *why, size_t n)
@@ -151,6 +186,8 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
     for (uint32_t b = 1; ok && b < P->nbufs; b++)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
             ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
+    if (ok)
+        pool_reserve(P, P->rpool);
     if (!ok)
         snprintf(why, n, "the race detector's shadow of the buffers of "
                  "kernel '%s'", name);
@@ -159,8 +196,12 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
 
 static void pool_free(struct vm_racepool *p)
 {
+    if (p && p->mapped)
+        munmap(p->g, p->mapped);
+    else if (p)
+        free(p->g), free(p->p);
     if (p)
-        free(p->q), free(p->g), free(p->p);
+        free(p->q);
     free(p);
 }
 
@@ -201,8 +242,11 @@ void vm_race_group_free(vm_group *g)
 
 /* A fresh zeroed element of el bytes in the array *a of *n (room for
  * *cap): its index, or UINT32_MAX without memory. */
-static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el)
+static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el,
+                     bool fixed)
 {
+    if (*n == *cap && fixed)
+        return UINT32_MAX;
     if (*n == *cap) {
         uint32_t c = *cap ? 2 * *cap : 256;
         void *q = c > *cap ? realloc(*a, c * el) : NULL;
@@ -218,7 +262,7 @@ static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el)
 static uint32_t pool_new(struct vm_racepool *p)
 {
     void *a = p->q;
-    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q);
+    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q, false);
     p->q = a;
     return i;
 }
@@ -226,7 +270,7 @@ static uint32_t pool_new(struct vm_racepool *p)
 static uint32_t pool_newg(struct vm_racepool *p)
 {
     void *a = p->g;
-    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g);
+    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g, p->mapped);
     p->g = a;
     return i;
 }
@@ -234,7 +278,7 @@ static uint32_t pool_newg(struct vm_racepool *p)
 static uint32_t pool_newp(struct vm_racepool *p)
 {
     void *a = p->p;
-    uint32_t i = grow(&a, &p->np, &p->capp, sizeof *p->p);
+    uint32_t i = grow(&a, &p->np, &p->capp, sizeof *p->p, p->mapped);
     p->p = a;
     return i;
 }
