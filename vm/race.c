@@ -37,6 +37,12 @@ enum {
                                   index, its info the later of the two
                                   work-items (UINT32_MAX if one is none) */
     P_SHIFT = 28,              /* (so at most 2^28 pairs) */
+    G_PAIR = 1u << 31,         /* granule's vm_gran.info: a pair in place:
+                                  the reads of item and item + d (d in
+                                  -4..3, not 0, bits 28..30 hold d + 4)
+                                  in interval ep by one instruction, of
+                                  the bytes and instruction as a one-owner
+                                  read's (the stencil's common pair) */
     BLOCK = 256,               /* bytes per block */
     QUARTER = BLOCK / 4,       /* a block's record says which it covers */
     GPB = BLOCK / 4,           /* granules per block */
@@ -478,6 +484,52 @@ static vm_gran pair_gran(const rec *r, uint32_t pm, uint32_t i)
                      a && b ? (a > b ? a : b) : UINT32_MAX};
 }
 
+static bool is_pair(const vm_gran *s)
+{
+    return s->item == PAIR || (s->info & G_PAIR);
+}
+
+/* A pair granule's bytes; a pair in place's second work-item. */
+static uint32_t pair_mask(const vm_gran *s)
+{
+    return s->item == PAIR ? s->ep >> P_SHIFT : s->info >> 1 & 15;
+}
+
+static uint32_t inplace_other(const vm_gran *s)
+{
+    return s->item + (s->info >> 28 & 7) - 4;   /* (modulo 2^32) */
+}
+
+/* The later work-item of pair s (UINT32_MAX if one is none). */
+static uint32_t pair_last(const vm_gran *s)
+{
+    if (s->item == PAIR)
+        return s->info;
+    const uint32_t b = inplace_other(s);
+    return s->item > b ? s->item : b;
+}
+
+/* The two reads of pair s, as its bytes' records hold them. */
+static void pair_recs(const acc *c, const vm_gran *s, rec *r)
+{
+    if (s->item == PAIR) {
+        const pair *pr = &c->pool->p[s->ep & ((1u << P_SHIFT) - 1)];
+        r[0] = pr->r[0], r[1] = pr->r[1];
+        return;
+    }
+    const uint32_t pc = c->w->P->ins[s->info >> 5 & ((1u << 23) - 1)].pc;
+    r[0] = (rec){s->item, s->ep, pc, 0};
+    r[1] = (rec){inplace_other(s), s->ep, pc, 0};
+}
+
+/* Does a plain read by item (q) leave a pair's read by x in interval ep
+ * as it is: another work-item's that it may not replace (replaces)? */
+static inline bool read_keeps(quick q, uint32_t item, uint32_t x, uint32_t ep)
+{
+    const bool same = x - q.lo < q.gs, now = ep == q.ep;
+    return x && x != item && (q.local ? same && now : !same || now);
+}
+
 /* Is granule s a pair whose reads a plain read of the bytes of mask by
  * work-item item (q) leaves as they are, as byte_access would: two other
  * work-items' that it may not replace (replaces)? In global memory two
@@ -485,19 +537,16 @@ static vm_gran pair_gran(const rec *r, uint32_t pm, uint32_t i)
 static inline bool pair_quick(const acc *c, quick q, const vm_gran *s,
                               uint32_t item, uint32_t mask)
 {
-    if (!q.read || s->item != PAIR || (mask & ~(s->ep >> P_SHIFT)))
+    if (!q.read || !is_pair(s) || (mask & ~pair_mask(s)))
         return false;
-    if (!q.local && s->info < q.lo)
+    if (!q.local && pair_last(s) < q.lo)
         return true;
+    if (s->item != PAIR)
+        return read_keeps(q, item, s->item, s->ep) &&
+               read_keeps(q, item, inplace_other(s), s->ep);
     const pair *pr = &c->pool->p[s->ep & ((1u << P_SHIFT) - 1)];
-    bool keep = true;
-    for (int i = 0; i < 2; i++) {
-        const rec *r = &pr->r[i];
-        const bool same = r->item - q.lo < q.gs, now = r->ep == q.ep;
-        keep &= r->item && r->item != item &&
-                (q.local ? same && now : !same || now);
-    }
-    return keep;
+    return read_keeps(q, item, pr->r[0].item, pr->r[0].ep) &&
+           read_keeps(q, item, pr->r[1].item, pr->r[1].ep);
 }
 
 /* The records of granule s's bytes of pm, all alike (v), kept byte by
@@ -522,19 +571,26 @@ static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
 static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
                                    uint32_t mask)
 {
-    const uint32_t i = s->ep & ((1u << P_SHIFT) - 1), pm = s->ep >> P_SHIFT;
-    pair *pr = &c->pool->p[i];
-    byterec v = {.r = {pr->r[0], pr->r[1]}};
+    const uint32_t pm = pair_mask(s);
+    rec r[2];
+    pair_recs(c, s, r);
+    byterec v;
+    memset(&v, 0, sizeof v);
+    v.r[0] = r[0], v.r[1] = r[1];
     if (!c->write && !(c->info >> 31) && !(mask & ~pm)) {
         byte_access(c, &v, g * 4);   /* (a read: races with no read) */
-        if (mask == pm) {
-            pr->r[0] = v.r[0], pr->r[1] = v.r[1];
-            *s = pair_gran(pr->r, pm, i);
+        if (!memcmp(v.r, r, sizeof r))
+            return 0;
+        if (mask == pm) {   /* kept in the pool from now on */
+            uint32_t i = s->item == PAIR ? s->ep & ((1u << P_SHIFT) - 1)
+                                         : pool_newp(c->pool);
+            if (i >= 1u << P_SHIFT)
+                return nomem(c);
+            c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
+            *s = pair_gran(v.r, pm, i);
             return 0;
         }
-        if (!memcmp(v.r, pr->r, sizeof v.r))
-            return 0;
-        v.r[0] = pr->r[0], v.r[1] = pr->r[1];
+        v.r[0] = r[0], v.r[1] = r[1];
     }
     if (split_alike(c, s, pm, &v))
         return -1;
@@ -552,7 +608,7 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
                                       uint32_t mask)
 {
     const bool plain = !c->atomic && !is_copy(c);
-    if (s->item == PAIR)
+    if (is_pair(s))
         return pair_slow(c, s, g, mask);
     if (s->item != SPLIT) {
         const uint32_t x = s->item, om = s->info >> 1 & 15;
@@ -570,7 +626,13 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
         const rec old = {x, s->ep, c->w->P->ins[s->info >> 5].pc, 0};
         if (!owrite && !gone && plain && !c->write && mask == om) {
             /* a read after another work-item's, which it may not replace
-             * (the cases above): the byte tier would keep both */
+             * (the cases above): the byte tier would keep both; in place
+             * when it can say them */
+            const uint32_t d = c->item - x + 4;
+            if (s->ep == c->ep && s->info >> 5 == c->ins && d < 8 && d != 4) {
+                s->info |= G_PAIR | d << 28;
+                return 0;
+            }
             uint32_t i = pool_newp(c->pool);
             if (i >= 1u << P_SHIFT)
                 return nomem(c);
@@ -604,7 +666,8 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
 static inline int granule(const acc *c, vm_gran *s, uint64_t g,
                           uint32_t mask)
 {
-    if (s->item == c->item && s->ep == c->ep && !(c->info >> 31)) {
+    if (s->item == c->item && s->ep == c->ep &&
+        !((c->info | s->info) >> 31)) {   /* (not a pair in place) */
         const uint32_t om = s->info >> 1 & 15;
         if (s->info & G_WRITE) {
             if (!(mask & ~om))
@@ -659,10 +722,8 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 static vm_gran *block_granules(const acc *c, uint64_t k)
 {
     vm_gran *b = &c->b->shadow[k];
-    if (b->info & B_SPLIT) {
-        b->item = 0;   /* (pairs_before's summary) */
+    if (b->info & B_SPLIT)
         return c->pool->g[b->ep];
-    }
     uint32_t i = pool_newg(c->pool);
     if (i == UINT32_MAX)
         return NULL;
@@ -696,6 +757,7 @@ static int range_access(const acc *c)
         vm_gran *gs = block_granules(c, g / GPB);
         if (!gs)
             return nomem(c);
+        c->b->shadow[g / GPB].item = 0;   /* (pairs_before's summary) */
         if (granule(c, &gs[g % GPB], g, mask))
             return -1;
         a = hi;
@@ -840,9 +902,9 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
  * bytes by work-items before lo (of earlier work-groups), which a plain
  * read of global memory by c's group leaves as they are (pair_quick)? A
  * stencil's reads of what earlier groups read, checked a warp at once:
- * a split block whose granules are all such pairs keeps the later of
- * their work-items as its vm_gran.item (0: not known), which
- * block_granules clears whenever its granules may change. */
+ * a split block whose granules are all pairs keeps the later of their
+ * work-items as its vm_gran.item (0: not known, UINT32_MAX: not all
+ * pairs), which the callers of granule() clear. */
 static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
                          uint32_t lo)
 {
@@ -850,18 +912,20 @@ static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
         vm_gran *b = &c->b->shadow[k];
         if (!(b->info & B_SPLIT))
             return false;
-        if (!b->item) {
-            const vm_gran *gs = c->pool->g[b->ep];
+        const vm_gran *gs = c->pool->g[b->ep],
+                      *first = &gs[k == ga / GPB ? ga % GPB : 0];
+        /* (the first granule says no at once, as it does while the
+         * group that made the pairs reads them again) */
+        if (!b->item && is_pair(first) && pair_last(first) < lo) {
             uint32_t bad = 0, last = 0;
             for (uint32_t j = 0; j < GPB; j++) {
-                bad |= (gs[j].item ^ PAIR) | ((gs[j].ep >> P_SHIFT) ^ 15);
-                last = gs[j].info > last ? gs[j].info : last;
+                const uint32_t t = is_pair(&gs[j]) ? pair_last(&gs[j]) : 0;
+                bad |= (uint32_t)(t == 0) | (pair_mask(&gs[j]) ^ 15);
+                last = t > last ? t : last;
             }
-            if (bad || last == UINT32_MAX)
-                return false;
-            b->item = last;
+            b->item = bad ? UINT32_MAX : last;
         }
-        if (b->item >= lo)
+        if (!b->item || b->item >= lo)
             return false;
     }
     return true;
@@ -904,6 +968,7 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
             if (pair_quick(c, q, s, item, mask))   /* (the common case) */
                 continue;
             c->lane = l, c->at = at0, c->item = item;
+            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
             if (granule(c, s, g, mask))
                 return -1;
         }
