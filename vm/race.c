@@ -688,6 +688,14 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
         return 0;
     } else if (pair_quick(c, quick_of(c), s, c->item, mask)) {
         return 0;   /* (what byte_access would do: nothing) */
+    } else if (!(c->info & (G_WRITE | 1u << 31)) && s->item < PAIR &&
+               s->info == c->info + (mask << 1) && s->ep == c->ep &&
+               s->item - c->item + 3 < 7 && s->item != c->item &&
+               (!c->local || s->item - c->lo < c->gs)) {
+        /* (granule_slow's pair in place, at once: another work-item's
+         * read of these bytes by this instruction in this interval) */
+        s->info |= G_PAIR | (c->item - s->item + 4) << 28;
+        return 0;
     }
     return granule_slow(c, s, g, mask);
 }
@@ -948,8 +956,8 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
                          (a0 + l1 * len + 3) / 4, q.lo))
             return 0;
     }
-    for (uint32_t l = 0; l < VM_MAXW; l++)   /* lane l's: a0 + l * len */
-        at[l] = a0 + l * len;
+    for (uint32_t l = 0; c->write && l < VM_MAXW; l++)   /* (byte_before's) */
+        at[l] = a0 + l * len;                            /* lane l's bytes */
     /* the granules lane by lane, each block's looked up once */
     const uint32_t sh = (uint32_t)__builtin_ctzll(len),
                    lmask = len >= 4 ? 15 : (1u << len) - 1,
@@ -976,6 +984,30 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     return 0;
 }
 
+/* Built for AVX2 too, chosen when the program loads (as vm/quiet.c). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(CLVM_NO_AVX2)
+#define RACE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RACE_CLONES
+#endif
+
+/* Do the n lanes' pointers (offsets at po, buffers at pb, as registers
+ * hold them) all say one buffer and one offset, their indices idx[0],
+ * idx[0] + 1, ...? */
+static RACE_CLONES bool consecutive(const uint8_t *po, const uint8_t *pb,
+                                    const uint64_t *idx, uint32_t n)
+{
+    uint64_t off[VM_MAXW], same = 0;
+    uint32_t bid[VM_MAXW], sb = 0;
+    memcpy(off, po, 8 * (size_t)n);
+    memcpy(bid, pb, 4 * (size_t)n);
+    for (uint64_t l = 0; l < n; l++)
+        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+    for (uint32_t l = 0; l < n; l++)
+        sb |= bid[l] ^ bid[0];
+    return !(same | sb);
+}
+
 /* A whole warp's access of consecutive elements of one buffer with a
  * shadow, in bounds (as for p[get_global_id(0)]), checked at once, its
  * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
@@ -985,17 +1017,13 @@ static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
 {
     const uint32_t n = w->lanes, W = w->P->r.warp;
     const uint8_t *po = w->R + I->a, *pb = po + 8 * (size_t)W;
-    uint64_t off[VM_MAXW], same = 0;
-    uint32_t bid[VM_MAXW];
-    memcpy(off, po, 8 * (size_t)n);
-    memcpy(bid, pb, 4 * (size_t)n);
-    for (uint32_t l = 0; l < n; l++)
-        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
-    for (uint32_t l = 0; l < n; l++)
-        same |= bid[l] ^ bid[0];
-    const uint64_t len = I->len, at0 = off[0] + idx[0] * I->stride;
-    if (same || I->stride != len || bid[0] >= w->P->nbufs ||
-        (len & (len - 1)) || len > QUARTER || at0 % len)
+    uint64_t off0;
+    uint32_t bid[1];
+    memcpy(&off0, po, 8);
+    memcpy(bid, pb, 4);
+    const uint64_t len = I->len, at0 = off0 + idx[0] * I->stride;
+    if (I->stride != len || bid[0] >= w->P->nbufs || (len & (len - 1)) ||
+        len > QUARTER || at0 % len || !consecutive(po, pb, idx, n))
         return 1;
     const vm_buf *b = &w->bufs[bid[0]];
     if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
