@@ -727,11 +727,9 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 
 /* The granules of block k of c's buffer, which from now on keeps them:
  * NULL without memory. */
-static vm_gran *block_granules(const acc *c, uint64_t k)
+static NOINLINE_RACE vm_gran *block_split(const acc *c, uint64_t k)
 {
     vm_gran *b = &c->b->shadow[k];
-    if (b->info & B_SPLIT)
-        return c->pool->g[b->ep];
     uint32_t i = pool_newg(c->pool);
     if (i == UINT32_MAX)
         return NULL;
@@ -753,6 +751,12 @@ static vm_gran *block_granules(const acc *c, uint64_t k)
     }
     *b = (vm_gran){0, i, B_SPLIT};
     return c->pool->g[i];
+}
+
+static inline vm_gran *block_granules(const acc *c, uint64_t k)
+{
+    const vm_gran *b = &c->b->shadow[k];
+    return b->info & B_SPLIT ? c->pool->g[b->ep] : block_split(c, k);
 }
 
 /* c's access of its bytes at..at + len - 1. */
