@@ -17,277 +17,15 @@
  * writes and reads of different work-items that may still race (rec),
  * enough to tell whether the next access races with one. The common cases
  * cost a few compares per block or granule. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "vm/interp.h"
+#include "vm/race.h"
 
 #if defined(__GNUC__)
 #define NOINLINE_RACE __attribute__((noinline))
 #else
 #define NOINLINE_RACE
 #endif
-
-enum {
-    SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
-    PAIR = UINT32_MAX - 1,     /* granule's vm_gran.item: read by two; its
-                                  ep the bytes << P_SHIFT | the pair's
-                                  index, its info the later of the two
-                                  work-items (UINT32_MAX if one is none) */
-    P_SHIFT = 28,              /* (so at most 2^28 pairs) */
-    G_PAIR = 1u << 31,         /* granule's vm_gran.info: a pair in place:
-                                  the reads of item and item + d (d in
-                                  -4..3, not 0, bits 28..30 hold d + 4)
-                                  in interval ep by one instruction, of
-                                  the bytes and instruction as a one-owner
-                                  read's (the stencil's common pair) */
-    BLOCK = 256,               /* bytes per block */
-    QUARTER = BLOCK / 4,       /* a block's record says which it covers */
-    GPB = BLOCK / 4,           /* granules per block */
-    B_SPLIT = 1u << 8,         /* block's vm_gran.info: kept by granule */
-    ATOMIC_BIT = 1u << 31,     /* rec.pc: an atomic access */
-    COPY_BIT = 1u << 30,       /* rec.pc: an async copy's */
-    PC_MASK = COPY_BIT - 1,
-    G_WRITE = 1,               /* vm_gran.info bit 0: writes (else reads);
-                                  granules: bits 1..4 the bytes, from bit
-                                  5 the instruction (index into P->ins);
-                                  blocks: bits 1..3 log2 of the bytes per
-                                  work-item, 4..7 the quarters, 8 B_SPLIT,
-                                  from bit 9 the instruction */
-};
-
-/* One access: its work-item (copies: the first of the group to reach it)
- * as vm_gran.item, interval, word pc with ATOMIC_BIT or COPY_BIT, and a
- * copy's number in its group. */
-typedef struct {
-    uint32_t item, ep, pc, copy;
-} rec;
-/* One byte's: the last two writes and reads of different work-items
- * that may still race (atomic reads are reads, atomics writes). */
-typedef struct {
-    rec w[2], r[2];
-} byterec;
-/* A pair granule's bytes' records: no writes, these two reads. */
-typedef struct {
-    rec r[2];
-} pair;
-struct vm_racepool {
-    vm_gran (*g)[GPB];         /* per split block, its granules */
-    byterec (*q)[4];           /* per split granule, its 4 bytes */
-    pair *p;                   /* per pair granule, its reads */
-    uint32_t ng, capg, n, cap, np, capp;
-    size_t mapped;             /* g and p in one mapping of these bytes
-                                  (pool_reserve), or 0 */
-};
-
-/* ---- the shadow's memory ---- */
-
-static size_t blocks_len(uint64_t bytes)
-{
-    return (bytes / BLOCK + 1) * sizeof(vm_gran);
-}
-
-static vm_gran *blocks(uint64_t bytes)
-{
-    return calloc(1, blocks_len(bytes));
-}
-
-/* A large global buffer's, in huge pages where the system has them
- * (Linux): a page fault per 4 KiB page (two: read, then written) inside
- * the run costs more than the check. HUGE-aligned, HUGE-rounded. */
-enum { HUGE = 2u << 20 };
-
-static bool huge_ok(size_t len)
-{
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
-    return len >= HUGE / 2;
-#else
-    (void)len;
-    return false;
-#endif
-}
-
-static size_t huge_len(size_t len)
-{
-    return (len + HUGE - 1) & ~(size_t)(HUGE - 1);
-}
-
-/* len bytes of zeros in huge pages, reserved, not committed: each page
- * costs when first touched. NULL if the system says no. */
-static void *huge_map(size_t len)
-{
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
-    const size_t n = huge_len(len);
-    char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    const size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
-    if (head)
-        munmap(p, head);
-    if (HUGE - head)
-        munmap(p + head + n, HUGE - head);
-    madvise(p + head, n, MADV_HUGEPAGE);   /* (a hint: may be refused) */
-    return p + head;
-#else
-    (void)len;
-    return NULL;
-#endif
-}
-
-static vm_gran *blocks_global(uint64_t bytes)
-{
-    return huge_ok(blocks_len(bytes)) ? huge_map(blocks_len(bytes))
-                                      : blocks(bytes);
-}
-
-static void blocks_global_free(vm_gran *p, uint64_t bytes)
-{
-    if (p && huge_ok(blocks_len(bytes)))
-        munmap(p, huge_len(blocks_len(bytes)));
-    else
-        free(p);
-}
-
-/* The global pool's granules and pairs, at most one block of granules per
- * block and one pair per granule of the global buffers (a granule is a
- * pair once at most: then kept by byte), reserved at once in huge pages
- * where that is large: grown a record at a time, pools realloc'd in 4 KiB
- * pages fault once a page, and copy. Leaves them to grow() otherwise. */
-static void pool_reserve(vm_prog *P, struct vm_racepool *pool)
-{
-    uint64_t nb = 0, ng = 0;
-    for (uint32_t b = 1; b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
-            nb += P->bufs[b].size / BLOCK + 1, ng += P->bufs[b].size / 4 + 1;
-    if (nb >= UINT32_MAX / 2)
-        return;   /* (the pools' own limits come first) */
-    if (ng > 1u << P_SHIFT)
-        ng = 1u << P_SHIFT;
-    const size_t lg = nb * sizeof *pool->g, lp = ng * sizeof *pool->p;
-    if (!huge_ok(lg + lp))
-        return;
-    char *m = huge_map(lg + lp);
-    if (!m)
-        return;
-    pool->g = (void *)m, pool->capg = (uint32_t)nb;
-    pool->p = (void *)(m + lg), pool->capp = (uint32_t)ng;
-    pool->mapped = huge_len(lg + lp);
-}
-
-bool vm_race_prog(vm_prog *P, char *why, size_t n)
-{
-    const vm_range *r = &P->r;
-    const char *name = bc_str(P->m, P->k->name);
-    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
-        /* items below PAIR, instructions in a block's info */
-        snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
-                 "work-items and 2^23 instructions", name);
-        return false;
-    }
-    bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
-              (P->rpool = calloc(1, sizeof *P->rpool));
-    for (uint32_t b = 1; ok && b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
-            ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
-    if (ok)
-        pool_reserve(P, P->rpool);
-    if (!ok)
-        snprintf(why, n, "the race detector's shadow of the buffers of "
-                 "kernel '%s'", name);
-    return ok;
-}
-
-static void pool_free(struct vm_racepool *p)
-{
-    if (p && p->mapped)
-        munmap(p->g, p->mapped);
-    else if (p)
-        free(p->g), free(p->p);
-    if (p)
-        free(p->q);
-    free(p);
-}
-
-void vm_race_prog_free(vm_prog *P)
-{
-    for (uint32_t b = 0; P->shadow && b < P->nbufs; b++)
-        blocks_global_free(P->shadow[b], P->bufs[b].size);
-    free(P->shadow);
-    P->shadow = NULL;
-    pool_free(P->rpool);
-    P->rpool = NULL;
-}
-
-bool vm_race_group_new(vm_group *g)
-{
-    if (!g->P->r.races || !g->P->local_bytes)
-        return true;
-    g->lshadow = blocks(g->P->local_bytes);
-    g->lpool = calloc(1, sizeof *g->lpool);
-    return g->lshadow && g->lpool;
-}
-
-void vm_race_group_start(vm_group *g)
-{
-    if (!g->lshadow)
-        return;
-    memset(g->lshadow, 0, blocks_len(g->P->local_bytes));
-    g->lpool->n = g->lpool->ng = g->lpool->np = 0;
-}
-
-void vm_race_group_free(vm_group *g)
-{
-    free(g->lshadow);
-    pool_free(g->lpool);
-    g->lshadow = NULL;
-    g->lpool = NULL;
-}
-
-/* A fresh zeroed element of el bytes in the array *a of *n (room for
- * *cap): its index, or UINT32_MAX without memory. */
-static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el,
-                     bool fixed)
-{
-    if (*n == *cap && fixed)
-        return UINT32_MAX;
-    if (*n == *cap) {
-        uint32_t c = *cap ? 2 * *cap : 256;
-        void *q = c > *cap ? realloc(*a, c * el) : NULL;
-        if (!q)
-            return UINT32_MAX;
-        *a = q, *cap = c;
-    }
-    memset((char *)*a + *n * el, 0, el);
-    return (*n)++;
-}
-
-/* A fresh granule of byte records, a fresh block of granules. */
-static uint32_t pool_new(struct vm_racepool *p)
-{
-    void *a = p->q;
-    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q, false);
-    p->q = a;
-    return i;
-}
-
-static uint32_t pool_newg(struct vm_racepool *p)
-{
-    void *a = p->g;
-    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g, p->mapped);
-    p->g = a;
-    return i;
-}
-
-static uint32_t pool_newp(struct vm_racepool *p)
-{
-    void *a = p->p;
-    uint32_t i = grow(&a, &p->np, &p->capp, sizeof *p->p, p->mapped);
-    p->p = a;
-    return i;
-}
 
 /* ---- one access ---- */
 
@@ -554,13 +292,25 @@ static inline bool pair_quick(const acc *c, quick q, const vm_gran *s,
 static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
                        const byterec *v)
 {
-    uint32_t q = pool_new(c->pool);
+    uint32_t q = vm_racepool_q(c->pool);
     if (q == UINT32_MAX)
         return nomem(c);
     for (unsigned k = 0; k < 4; k++)
         if (pm >> k & 1)
             c->pool->q[q][k] = *v;
     *s = (vm_gran){SPLIT, q, 0};
+    return 0;
+}
+
+/* c's access of the bytes of mask of granule s (number g), kept byte by
+ * byte. */
+static int bytes_access(const acc *c, const vm_gran *s, uint64_t g,
+                        uint32_t mask)
+{
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1 &&
+            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            return -1;
     return 0;
 }
 
@@ -583,7 +333,7 @@ static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
             return 0;
         if (mask == pm) {   /* kept in the pool from now on */
             uint32_t i = s->item == PAIR ? s->ep & ((1u << P_SHIFT) - 1)
-                                         : pool_newp(c->pool);
+                                         : vm_racepool_p(c->pool);
             if (i >= 1u << P_SHIFT)
                 return nomem(c);
             c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
@@ -592,13 +342,7 @@ static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
         }
         v.r[0] = r[0], v.r[1] = r[1];
     }
-    if (split_alike(c, s, pm, &v))
-        return -1;
-    for (unsigned k = 0; k < 4; k++)
-        if (mask >> k & 1 &&
-            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
-            return -1;
-    return 0;
+    return split_alike(c, s, pm, &v) ? -1 : bytes_access(c, s, g, mask);
 }
 
 /* The granule at s (number g of the buffer) for the bytes of mask, when
@@ -633,7 +377,7 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
                 s->info |= G_PAIR | d << 28;
                 return 0;
             }
-            uint32_t i = pool_newp(c->pool);
+            uint32_t i = vm_racepool_p(c->pool);
             if (i >= 1u << P_SHIFT)
                 return nomem(c);
             pair *pr = &c->pool->p[i];
@@ -653,11 +397,7 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
         if (split_alike(c, s, om, &v))
             return -1;
     }
-    for (unsigned k = 0; k < 4; k++)
-        if (mask >> k & 1 &&
-            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
-            return -1;
-    return 0;
+    return bytes_access(c, s, g, mask);
 }
 
 /* c's access of the bytes of mask of granule g (record s): in the common
@@ -711,7 +451,7 @@ static uint32_t block_item(const vm_gran *b, uint64_t j)
  * owners: its index in the pool. */
 static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 {
-    uint32_t q = pool_new(c->pool);
+    uint32_t q = vm_racepool_q(c->pool);
     if (q == UINT32_MAX)
         return q;
     for (uint32_t k = 0; k < 4; k++) {
@@ -730,7 +470,7 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 static NOINLINE_RACE vm_gran *block_split(const acc *c, uint64_t k)
 {
     vm_gran *b = &c->b->shadow[k];
-    uint32_t i = pool_newg(c->pool);
+    uint32_t i = vm_racepool_g(c->pool);
     if (i == UINT32_MAX)
         return NULL;
     const uint32_t sh = b->info >> 1 & 7, qm = b->info >> 4 & 15;
