@@ -16,32 +16,11 @@
 #define QUIET_INLINE static inline
 #endif
 
-/* Checks every element, lanes off too: a "no" only costs the slow way. */
-#define ANY(T, E)                                                           \
-    {                                                                       \
-        const T *a_ = (const T *)(R + ip->a);                               \
-        unsigned bad_ = 0;                                                  \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
-            T x = a_[i];                                                    \
-            bad_ |= (unsigned)(E);                                          \
-        }                                                                   \
-        return !bad_;                                                       \
-    }
-#define ANY2(T, E)                                                          \
-    {                                                                       \
-        const T *a_ = (const T *)(R + ip->a), *b_ = (const T *)(R + ip->b); \
-        unsigned bad_ = 0;                                                  \
-        IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
-            T x = a_[i], y = b_[i];                                         \
-            (void)x;                                                        \
-            bad_ |= (unsigned)(E);                                          \
-        }                                                                   \
-        return !bad_;                                                       \
-    }
-/* The same as an OR of words, no compare or branch per element, so that
- * the loop vectorises on every instruction set: x (OR1: of type T) or x
- * and y (OR2: converted to U) are the elements, E computes in U; the OR
- * of E over the elements is bad where it has a bit of BAD set. */
+/* Checks every element, lanes off too (a "no" only costs the slow way),
+ * as an OR of words, no branch per element, so that the loop vectorises
+ * on every instruction set: x (OR1: of type T) or x and y (OR2: converted
+ * to U) are the elements, E computes in U; the OR of E over the elements
+ * is bad where it has a bit of BAD set. ANY: E a condition. */
 #define OR1(T, U, E, BAD)                                                   \
     {                                                                       \
         const T *a_ = (const T *)(R + ip->a);                               \
@@ -58,11 +37,13 @@
         U bad_ = 0;                                                         \
         IVDEP for (uint32_t i = 0; i < cnt; i++) {                          \
             U x = (U)a_[i], y = (U)b_[i];                                   \
-            (void)y;                                                        \
+            (void)x, (void)y;                                               \
             bad_ |= (U)(E);                                                 \
         }                                                                   \
         return !(bad_ & (BAD));                                             \
     }
+
+#define ANY(T, E) OR1(T, unsigned, E, ~0u)
 
 /* Signed ADD, SUB, MUL, NEG (BC_F_SIGNED) of es-byte elements: no
  * overflow. On the bits, unsigned: a sum overflowed when its sign (bit
@@ -118,18 +99,19 @@ QUIET_INLINE bool arith_quiet(const vm_ins *ip, const uint8_t *R,
 }
 
 /* Integer DIV and REM: no divisor 0, and no MIN / -1 when signed. */
+#define DIVBAD(T, WT, MIN) OR2(T, WT, y == 0 || (x == MIN && y == -1), 1)
 QUIET_INLINE bool divrem_quiet(const vm_ins *ip, const uint8_t *R, bool sgn,
                          uint32_t cnt)
 {
     switch (ip->es) {
-    case 1: if (sgn) ANY2(t_I8, y == 0 || (x == INT8_MIN && y == -1))
-            ANY2(ua8, y == 0)
-    case 2: if (sgn) ANY2(t_I16, y == 0 || (x == INT16_MIN && y == -1))
-            ANY2(ua16, y == 0)
-    case 4: if (sgn) ANY2(t_I32, y == 0 || (x == INT32_MIN && y == -1))
-            ANY2(ua32, y == 0)
-    default: if (sgn) ANY2(t_I64, y == 0 || (x == INT64_MIN && y == -1))
-             ANY2(ua64, y == 0)
+    case 1: if (sgn) DIVBAD(t_I8, int32_t, INT8_MIN)
+            OR2(ua8, uint32_t, y == 0, 1)
+    case 2: if (sgn) DIVBAD(t_I16, int32_t, INT16_MIN)
+            OR2(ua16, uint32_t, y == 0, 1)
+    case 4: if (sgn) DIVBAD(t_I32, int32_t, INT32_MIN)
+            OR2(ua32, uint32_t, y == 0, 1)
+    default: if (sgn) DIVBAD(t_I64, int64_t, INT64_MIN)
+             OR2(ua64, uint64_t, y == 0, 1)
     }
 }
 

@@ -112,7 +112,7 @@ static uint16_t op_of(unsigned b, enum ty_scalar t)
 
 /* vm_note_quiet (vm/quiet.c: vectorised, no compare per element) says
  * "no note" exactly when stdlib's scalar rule raises none, for the signed
- * arithmetic and the narrowing conversions, one element at or next to an
+ * arithmetic, DIV and REM and the narrowing conversions, one element at or next to an
  * edge at a time among quiet ones, at every position of a 64-lane row. */
 static void quiet_matches_profile(void)
 {
@@ -151,6 +151,29 @@ static void quiet_matches_profile(void)
     static const enum ty_scalar it[] = {TY_CHAR, TY_UCHAR, TY_SHORT,
                                         TY_USHORT, TY_INT, TY_UINT,
                                         TY_LONG, TY_ULONG};
+    for (unsigned t = 0; t < 8; t++)   /* DIV and REM, by their signedness */
+        for (unsigned o = 0; o < BC_NOPS; o++) {
+            const unsigned base = bc_ops[o].base;
+            if ((base != BCB_DIV && base != BCB_REM) || bc_ops[o].elem != it[t])
+                continue;
+            const unsigned es = ty_scalar_size(it[t]);
+            vm_ins I = {.note_op = (uint16_t)o, .es = (uint8_t)es, .cnt = N,
+                        .a = 0, .b = N * 8, .d = 2 * N * 8};
+            for (unsigned i = 0; i < NE * NE; i++) {
+                const int64_t x = edges[i / NE], y = edges[i % NE];
+                const unsigned at = i % N;
+                memset(R, 0, sizeof R);
+                memset(R + N * 8, 1, N * 8);   /* 0 / nonzero: quiet */
+                memcpy(R + at * es, &x, es);
+                memcpy(R + N * 8 + at * es, &y, es);
+                uint8_t d[8];
+                int n = prof_divrem(PROF_STRICT, it[t], base == BCB_REM, d,
+                                    R + at * es, R + N * 8 + at * es);
+                bool q = vm_note_quiet(&I, R);
+                CHECK(q == (n == 0), "%s %lld, %lld: quiet %d, notes %d",
+                      bc_ops[o].name, (long long)x, (long long)y, q, n);
+            }
+        }
     for (unsigned s = 0; s < 8; s++)
         for (unsigned d = 0; d < 8; d++) {
             const unsigned ss = ty_scalar_size(it[s]);
