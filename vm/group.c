@@ -59,8 +59,8 @@ static bool warp_init(vm_warp *w, vm_group *g)
             wb->data = w->priv + bi->off, wb->lstride = P->private_bytes;
         else
             wb->data = P->args[bi->param].data;
-        if (bi->space == BC_LOCAL && g->lshadow)
-            wb->shadow = g->lshadow + bi->off / 4;   /* (off % 4 == 0) */
+        if (bi->space == BC_LOCAL)
+            wb->shadow = vm_race_local_shadow(g, b);
         else if (bi->space == BC_GLOBAL && P->shadow)
             wb->shadow = P->shadow[b];
     }

@@ -145,11 +145,28 @@ void vm_race_prog_free(vm_prog *P)
     P->rpool = NULL;
 }
 
+/* The local memory's shadow holds each local buffer's blocks after the
+ * earlier ones': buffers need not start on a block, and one block's
+ * record must not mix two buffers' offsets. Blocks before buffer upto. */
+static uint64_t local_blocks(const vm_prog *P, uint32_t upto)
+{
+    uint64_t n = 0;
+    for (uint32_t b = 1; b < upto && b < P->nbufs; b++)
+        if (P->bufs[b].space == BC_LOCAL)
+            n += P->bufs[b].size / BLOCK + 1;
+    return n;
+}
+
+vm_gran *vm_race_local_shadow(const vm_group *g, uint32_t b)
+{
+    return g->lshadow ? g->lshadow + local_blocks(g->P, b) : NULL;
+}
+
 bool vm_race_group_new(vm_group *g)
 {
     if (!g->P->r.races || !g->P->local_bytes)
         return true;
-    g->lshadow = blocks(g->P->local_bytes);
+    g->lshadow = calloc(local_blocks(g->P, g->P->nbufs) + 1, sizeof(vm_gran));
     g->lpool = calloc(1, sizeof *g->lpool);
     return g->lshadow && g->lpool;
 }
@@ -158,7 +175,7 @@ void vm_race_group_start(vm_group *g)
 {
     if (!g->lshadow)
         return;
-    memset(g->lshadow, 0, blocks_len(g->P->local_bytes));
+    memset(g->lshadow, 0, local_blocks(g->P, g->P->nbufs) * sizeof(vm_gran));
     g->lpool->n = g->lpool->ng = g->lpool->np = 0;
 }
 

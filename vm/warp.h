@@ -369,6 +369,8 @@ void vm_race_prog_free(vm_prog *P);
  * memory. */
 bool vm_race_group_new(vm_group *g);
 void vm_race_group_start(vm_group *g);
+/* local buffer b's blocks in g's shadow: NULL when races are off */
+vm_gran *vm_race_local_shadow(const vm_group *g, uint32_t b);
 void vm_race_group_free(vm_group *g);
 /* XOP_RACE: the active lanes' access of memory op I, checked before it
  * runs (lanes out of bounds or misaligned are its to trap: nothing is
