@@ -10,230 +10,22 @@
  * work-items of one group accessed which of its quarters (1, 2, 4, ... 64
  * bytes each, as a warp's dense access does: p[get_global_id(0)]) in
  * their interval, byte j by work-item item + (j >> log2 bytes); else per
- * 4-byte granule a vm_gran naming the one work-item that accessed it;
- * else, per byte, the last two writes and reads of different work-items
- * that may still race (rec), enough to tell whether the next access races
- * with one. The common cases cost a few compares per block or granule. */
-#include <stdio.h>
-#include <stdlib.h>
+ * 4-byte granule a vm_gran naming the one work-item that accessed it,
+ * or, where several read it and none wrote (a stencil's neighbours), the
+ * two reads its bytes' records would keep (a pair: what the byte tier
+ * would hold, each of its bytes alike); else, per byte, the last two
+ * writes and reads of different work-items that may still race (rec),
+ * enough to tell whether the next access races with one. The common cases
+ * cost a few compares per block or granule. */
 #include <string.h>
-#include <sys/mman.h>
 
-#include "vm/interp.h"
+#include "vm/race.h"
 
 #if defined(__GNUC__)
 #define NOINLINE_RACE __attribute__((noinline))
 #else
 #define NOINLINE_RACE
 #endif
-
-enum {
-    SPLIT = UINT32_MAX,        /* granule's vm_gran.item: kept by byte */
-    BLOCK = 256,               /* bytes per block */
-    QUARTER = BLOCK / 4,       /* a block's record says which it covers */
-    GPB = BLOCK / 4,           /* granules per block */
-    B_SPLIT = 1u << 8,         /* block's vm_gran.info: kept by granule */
-    ATOMIC_BIT = 1u << 31,     /* rec.pc: an atomic access */
-    COPY_BIT = 1u << 30,       /* rec.pc: an async copy's */
-    PC_MASK = COPY_BIT - 1,
-    G_WRITE = 1,               /* vm_gran.info bit 0: writes (else reads);
-                                  granules: bits 1..4 the bytes, from bit
-                                  5 the instruction (index into P->ins);
-                                  blocks: bits 1..3 log2 of the bytes per
-                                  work-item, 4..7 the quarters, 8 B_SPLIT,
-                                  from bit 9 the instruction */
-};
-
-/* One access: its work-item (copies: the first of the group to reach it)
- * as vm_gran.item, interval, word pc with ATOMIC_BIT or COPY_BIT, and a
- * copy's number in its group. */
-typedef struct {
-    uint32_t item, ep, pc, copy;
-} rec;
-/* One byte's: the last two writes and reads of different work-items
- * that may still race (atomic reads are reads, atomics writes). */
-typedef struct {
-    rec w[2], r[2];
-} byterec;
-struct vm_racepool {
-    vm_gran (*g)[GPB];         /* per split block, its granules */
-    byterec (*q)[4];           /* per split granule, its 4 bytes */
-    uint32_t ng, capg, n, cap;
-};
-
-/* ---- the shadow's memory ---- */
-
-static size_t blocks_len(uint64_t bytes)
-{
-    return (bytes / BLOCK + 1) * sizeof(vm_gran);
-}
-
-static vm_gran *blocks(uint64_t bytes)
-{
-    return calloc(1, blocks_len(bytes));
-}
-
-/* A large global buffer's, in huge pages where the system has them
- * (Linux): a page fault per 4 KiB page (two: read, then written) inside
- * the run costs more than the check. HUGE-aligned, HUGE-rounded. */
-enum { HUGE = 2u << 20 };
-
-static bool huge_shadow(uint64_t bytes)
-{
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    return blocks_len(bytes) >= HUGE / 2;
-#else
-    (void)bytes;
-    return false;
-#endif
-}
-
-static size_t huge_len(uint64_t bytes)
-{
-    return (blocks_len(bytes) + HUGE - 1) & ~(size_t)(HUGE - 1);
-}
-
-static vm_gran *blocks_global(uint64_t bytes)
-{
-    if (!huge_shadow(bytes))
-        return blocks(bytes);
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    const size_t n = huge_len(bytes);
-    char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    const size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
-    if (head)
-        munmap(p, head);
-    if (HUGE - head)
-        munmap(p + head + n, HUGE - head);
-    madvise(p + head, n, MADV_HUGEPAGE);   /* (a hint: may be refused) */
-    return (vm_gran *)(void *)(p + head);
-#else
-    return NULL;
-#endif
-}
-
-static void blocks_global_free(vm_gran *p, uint64_t bytes)
-{
-    if (p && huge_shadow(bytes))
-        munmap(p, huge_len(bytes));
-    else
-        free(p);
-}
-
-bool vm_race_prog(vm_prog *P, char *why, size_t n)
-{
-    const vm_range *r = &P->r;
-    const char *name = bc_str(P->m, P->k->name);
-    if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
-        /* items below SPLIT, instructions in a block's info */
-        snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
-                 "work-items and 2^23 instructions", name);
-        return false;
-    }
-    bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
-              (P->rpool = calloc(1, sizeof *P->rpool));
-    for (uint32_t b = 1; ok && b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
-            ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
-    if (!ok)
-        snprintf(why, n, "the race detector's shadow of the buffers of "
-                 "kernel '%s'", name);
-    return ok;
-}
-
-static void pool_free(struct vm_racepool *p)
-{
-    if (p)
-        free(p->q), free(p->g);
-    free(p);
-}
-
-void vm_race_prog_free(vm_prog *P)
-{
-    for (uint32_t b = 0; P->shadow && b < P->nbufs; b++)
-        blocks_global_free(P->shadow[b], P->bufs[b].size);
-    free(P->shadow);
-    P->shadow = NULL;
-    pool_free(P->rpool);
-    P->rpool = NULL;
-}
-
-/* The local memory's shadow holds each local buffer's blocks after the
- * earlier ones': buffers need not start on a block, and one block's
- * record must not mix two buffers' offsets. Blocks before buffer upto. */
-static uint64_t local_blocks(const vm_prog *P, uint32_t upto)
-{
-    uint64_t n = 0;
-    for (uint32_t b = 1; b < upto && b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_LOCAL)
-            n += P->bufs[b].size / BLOCK + 1;
-    return n;
-}
-
-vm_gran *vm_race_local_shadow(const vm_group *g, uint32_t b)
-{
-    return g->lshadow ? g->lshadow + local_blocks(g->P, b) : NULL;
-}
-
-bool vm_race_group_new(vm_group *g)
-{
-    if (!g->P->r.races || !g->P->local_bytes)
-        return true;
-    g->lshadow = calloc(local_blocks(g->P, g->P->nbufs) + 1, sizeof(vm_gran));
-    g->lpool = calloc(1, sizeof *g->lpool);
-    return g->lshadow && g->lpool;
-}
-
-void vm_race_group_start(vm_group *g)
-{
-    if (!g->lshadow)
-        return;
-    memset(g->lshadow, 0, local_blocks(g->P, g->P->nbufs) * sizeof(vm_gran));
-    g->lpool->n = g->lpool->ng = 0;
-}
-
-void vm_race_group_free(vm_group *g)
-{
-    free(g->lshadow);
-    pool_free(g->lpool);
-    g->lshadow = NULL;
-    g->lpool = NULL;
-}
-
-/* A fresh zeroed element of el bytes in the array *a of *n (room for
- * *cap): its index, or UINT32_MAX without memory. */
-static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el)
-{
-    if (*n == *cap) {
-        uint32_t c = *cap ? 2 * *cap : 256;
-        void *q = c > *cap ? realloc(*a, c * el) : NULL;
-        if (!q)
-            return UINT32_MAX;
-        *a = q, *cap = c;
-    }
-    memset((char *)*a + *n * el, 0, el);
-    return (*n)++;
-}
-
-/* A fresh granule of byte records, a fresh block of granules. */
-static uint32_t pool_new(struct vm_racepool *p)
-{
-    void *a = p->q;
-    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q);
-    p->q = a;
-    return i;
-}
-
-static uint32_t pool_newg(struct vm_racepool *p)
-{
-    void *a = p->g;
-    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g);
-    p->g = a;
-    return i;
-}
 
 /* ---- one access ---- */
 
@@ -409,12 +201,159 @@ static int nomem(const acc *c)
     return -1;
 }
 
+/* What a pair's reads need of an access, out of acc (whose fields the
+ * compiler must reload after every store into the shadow). */
+typedef struct {
+    uint32_t lo, gs, ep;
+    bool local, read;          /* read: a plain read */
+} quick;
+
+static quick quick_of(const acc *c)
+{
+    return (quick){c->lo, c->gs, c->ep, c->local,
+                   !c->write && !(c->info >> 31)};
+}
+
+/* The granule of a pair of reads r (its bytes pm, its index i). */
+static vm_gran pair_gran(const rec *r, uint32_t pm, uint32_t i)
+{
+    const uint32_t a = r[0].item, b = r[1].item;
+    return (vm_gran){PAIR, pm << P_SHIFT | i,
+                     a && b ? (a > b ? a : b) : UINT32_MAX};
+}
+
+static bool is_pair(const vm_gran *s)
+{
+    return s->item == PAIR || (s->info & G_PAIR);
+}
+
+/* A pair granule's bytes; a pair in place's second work-item. */
+static uint32_t pair_mask(const vm_gran *s)
+{
+    return s->item == PAIR ? s->ep >> P_SHIFT : s->info >> 1 & 15;
+}
+
+static uint32_t inplace_other(const vm_gran *s)
+{
+    return s->item + (s->info >> 28 & 7) - 4;   /* (modulo 2^32) */
+}
+
+/* The later work-item of pair s (UINT32_MAX if one is none). */
+static uint32_t pair_last(const vm_gran *s)
+{
+    if (s->item == PAIR)
+        return s->info;
+    const uint32_t b = inplace_other(s);
+    return s->item > b ? s->item : b;
+}
+
+/* The two reads of pair s, as its bytes' records hold them. */
+static void pair_recs(const acc *c, const vm_gran *s, rec *r)
+{
+    if (s->item == PAIR) {
+        const pair *pr = &c->pool->p[s->ep & ((1u << P_SHIFT) - 1)];
+        r[0] = pr->r[0], r[1] = pr->r[1];
+        return;
+    }
+    const uint32_t pc = c->w->P->ins[s->info >> 5 & ((1u << 23) - 1)].pc;
+    r[0] = (rec){s->item, s->ep, pc, 0};
+    r[1] = (rec){inplace_other(s), s->ep, pc, 0};
+}
+
+/* Does a plain read by item (q) leave a pair's read by x in interval ep
+ * as it is: another work-item's that it may not replace (replaces)? */
+static inline bool read_keeps(quick q, uint32_t item, uint32_t x, uint32_t ep)
+{
+    const bool same = x - q.lo < q.gs, now = ep == q.ep;
+    return x && x != item && (q.local ? same && now : !same || now);
+}
+
+/* Is granule s a pair whose reads a plain read of the bytes of mask by
+ * work-item item (q) leaves as they are, as byte_access would: two other
+ * work-items' that it may not replace (replaces)? In global memory two
+ * reads of earlier work-groups always (the granule says so at once). */
+static inline bool pair_quick(const acc *c, quick q, const vm_gran *s,
+                              uint32_t item, uint32_t mask)
+{
+    if (!q.read || !is_pair(s) || (mask & ~pair_mask(s)))
+        return false;
+    if (!q.local && pair_last(s) < q.lo)
+        return true;
+    if (s->item != PAIR)
+        return read_keeps(q, item, s->item, s->ep) &&
+               read_keeps(q, item, inplace_other(s), s->ep);
+    const pair *pr = &c->pool->p[s->ep & ((1u << P_SHIFT) - 1)];
+    return read_keeps(q, item, pr->r[0].item, pr->r[0].ep) &&
+           read_keeps(q, item, pr->r[1].item, pr->r[1].ep);
+}
+
+/* The records of granule s's bytes of pm, all alike (v), kept byte by
+ * byte from now on: 0, or -1 with w->fault filled. */
+static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
+                       const byterec *v)
+{
+    uint32_t q = vm_racepool_q(c->pool);
+    if (q == UINT32_MAX)
+        return nomem(c);
+    for (unsigned k = 0; k < 4; k++)
+        if (pm >> k & 1)
+            c->pool->q[q][k] = *v;
+    *s = (vm_gran){SPLIT, q, 0};
+    return 0;
+}
+
+/* c's access of the bytes of mask of granule s (number g), kept byte by
+ * byte. */
+static int bytes_access(const acc *c, const vm_gran *s, uint64_t g,
+                        uint32_t mask)
+{
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1 &&
+            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            return -1;
+    return 0;
+}
+
+/* The pair granule s for c's access of the bytes of mask: a read that
+ * changes its bytes' records alike (or not at all) keeps the pair, as
+ * the byte tier would; any other access goes to the byte tier, the pair
+ * in each of its bytes. */
+static NOINLINE_RACE int pair_slow(const acc *c, vm_gran *s, uint64_t g,
+                                   uint32_t mask)
+{
+    const uint32_t pm = pair_mask(s);
+    rec r[2];
+    pair_recs(c, s, r);
+    byterec v;
+    memset(&v, 0, sizeof v);
+    v.r[0] = r[0], v.r[1] = r[1];
+    if (!c->write && !(c->info >> 31) && !(mask & ~pm)) {
+        byte_access(c, &v, g * 4);   /* (a read: races with no read) */
+        if (!memcmp(v.r, r, sizeof r))
+            return 0;
+        if (mask == pm) {   /* kept in the pool from now on */
+            uint32_t i = s->item == PAIR ? s->ep & ((1u << P_SHIFT) - 1)
+                                         : vm_racepool_p(c->pool);
+            if (i >= 1u << P_SHIFT)
+                return nomem(c);
+            c->pool->p[i] = (pair){{v.r[0], v.r[1]}};
+            *s = pair_gran(v.r, pm, i);
+            return 0;
+        }
+        v.r[0] = r[0], v.r[1] = r[1];
+    }
+    return split_alike(c, s, pm, &v) ? -1 : bytes_access(c, s, g, mask);
+}
+
 /* The granule at s (number g of the buffer) for the bytes of mask, when
- * its one-owner record cannot take c's access: byte by byte. */
+ * its one-owner record cannot take c's access: a pair when c reads the
+ * bytes another read, else byte by byte. */
 static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
                                       uint32_t mask)
 {
     const bool plain = !c->atomic && !is_copy(c);
+    if (is_pair(s))
+        return pair_slow(c, s, g, mask);
     if (s->item != SPLIT) {
         const uint32_t x = s->item, om = s->info >> 1 & 15;
         const bool same = x - c->lo < c->gs, owrite = s->info & G_WRITE;
@@ -428,32 +367,47 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
             *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
             return 0;
         }
-        uint32_t q = pool_new(c->pool);
-        if (q == UINT32_MAX)
-            return nomem(c);
         const rec old = {x, s->ep, c->w->P->ins[s->info >> 5].pc, 0};
-        for (unsigned k = 0; !gone && k < 4; k++)
-            if (om >> k & 1) {
-                if (owrite)
-                    c->pool->q[q][k].w[0] = old;
-                else
-                    c->pool->q[q][k].r[0] = old;
+        if (!owrite && !gone && plain && !c->write && mask == om) {
+            /* a read after another work-item's, which it may not replace
+             * (the cases above): the byte tier would keep both; in place
+             * when it can say them */
+            const uint32_t d = c->item - x + 4;
+            if (s->ep == c->ep && s->info >> 5 == c->ins && d < 8 && d != 4) {
+                s->info |= G_PAIR | d << 28;
+                return 0;
             }
-        *s = (vm_gran){SPLIT, q, 0};
-    }
-    for (unsigned k = 0; k < 4; k++)
-        if (mask >> k & 1 &&
-            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            uint32_t i = vm_racepool_p(c->pool);
+            if (i >= 1u << P_SHIFT)
+                return nomem(c);
+            pair *pr = &c->pool->p[i];
+            pr->r[0] = old;
+            pr->r[1] = (rec){c->item, c->ep, c->pc, 0};
+            *s = pair_gran(pr->r, mask, i);
+            return 0;
+        }
+        byterec v;
+        memset(&v, 0, sizeof v);
+        if (!gone) {
+            if (owrite)
+                v.w[0] = old;
+            else
+                v.r[0] = old;
+        }
+        if (split_alike(c, s, om, &v))
             return -1;
-    return 0;
+    }
+    return bytes_access(c, s, g, mask);
 }
 
 /* c's access of the bytes of mask of granule g (record s): in the common
- * cases (the first access, or c's own again) a few compares. */
+ * cases (the first access, c's own again, another read of a pair's bytes
+ * that leaves its records as they are) a few compares. */
 static inline int granule(const acc *c, vm_gran *s, uint64_t g,
                           uint32_t mask)
 {
-    if (s->item == c->item && s->ep == c->ep && !(c->info >> 31)) {
+    if (s->item == c->item && s->ep == c->ep &&
+        !((c->info | s->info) >> 31)) {   /* (not a pair in place) */
         const uint32_t om = s->info >> 1 & 15;
         if (s->info & G_WRITE) {
             if (!(mask & ~om))
@@ -472,6 +426,16 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
     } else if (!s->item && !(c->info >> 31)) {
         *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
         return 0;
+    } else if (pair_quick(c, quick_of(c), s, c->item, mask)) {
+        return 0;   /* (what byte_access would do: nothing) */
+    } else if (!(c->info & (G_WRITE | 1u << 31)) && s->item < PAIR &&
+               s->info == c->info + (mask << 1) && s->ep == c->ep &&
+               s->item - c->item + 3 < 7 && s->item != c->item &&
+               (!c->local || s->item - c->lo < c->gs)) {
+        /* (granule_slow's pair in place, at once: another work-item's
+         * read of these bytes by this instruction in this interval) */
+        s->info |= G_PAIR | (c->item - s->item + 4) << 28;
+        return 0;
     }
     return granule_slow(c, s, g, mask);
 }
@@ -487,7 +451,7 @@ static uint32_t block_item(const vm_gran *b, uint64_t j)
  * owners: its index in the pool. */
 static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 {
-    uint32_t q = pool_new(c->pool);
+    uint32_t q = vm_racepool_q(c->pool);
     if (q == UINT32_MAX)
         return q;
     for (uint32_t k = 0; k < 4; k++) {
@@ -503,12 +467,10 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
 
 /* The granules of block k of c's buffer, which from now on keeps them:
  * NULL without memory. */
-static vm_gran *block_granules(const acc *c, uint64_t k)
+static NOINLINE_RACE vm_gran *block_split(const acc *c, uint64_t k)
 {
     vm_gran *b = &c->b->shadow[k];
-    if (b->info & B_SPLIT)
-        return c->pool->g[b->ep];
-    uint32_t i = pool_newg(c->pool);
+    uint32_t i = vm_racepool_g(c->pool);
     if (i == UINT32_MAX)
         return NULL;
     const uint32_t sh = b->info >> 1 & 7, qm = b->info >> 4 & 15;
@@ -531,6 +493,12 @@ static vm_gran *block_granules(const acc *c, uint64_t k)
     return c->pool->g[i];
 }
 
+static inline vm_gran *block_granules(const acc *c, uint64_t k)
+{
+    const vm_gran *b = &c->b->shadow[k];
+    return b->info & B_SPLIT ? c->pool->g[b->ep] : block_split(c, k);
+}
+
 /* c's access of its bytes at..at + len - 1. */
 static int range_access(const acc *c)
 {
@@ -541,6 +509,7 @@ static int range_access(const acc *c)
         vm_gran *gs = block_granules(c, g / GPB);
         if (!gs)
             return nomem(c);
+        c->b->shadow[g / GPB].item = 0;   /* (pairs_before's summary) */
         if (granule(c, &gs[g % GPB], g, mask))
             return -1;
         a = hi;
@@ -681,23 +650,106 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
     return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
 }
 
+/* Are granules ga..gb - 1 of c's buffer all pairs of reads of all their
+ * bytes by work-items before lo (of earlier work-groups), which a plain
+ * read of global memory by c's group leaves as they are (pair_quick)? A
+ * stencil's reads of what earlier groups read, checked a warp at once:
+ * a split block whose granules are all pairs keeps the later of their
+ * work-items as its vm_gran.item (0: not known, UINT32_MAX: not all
+ * pairs), which the callers of granule() clear. */
+static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
+                         uint32_t lo)
+{
+    for (uint64_t k = ga / GPB; k <= (gb - 1) / GPB; k++) {
+        vm_gran *b = &c->b->shadow[k];
+        if (!(b->info & B_SPLIT))
+            return false;
+        const vm_gran *gs = c->pool->g[b->ep],
+                      *first = &gs[k == ga / GPB ? ga % GPB : 0];
+        /* (the first granule says no at once, as it does while the
+         * group that made the pairs reads them again) */
+        if (!b->item && is_pair(first) && pair_last(first) < lo) {
+            uint32_t bad = 0, last = 0;
+            for (uint32_t j = 0; j < GPB; j++) {
+                const uint32_t t = is_pair(&gs[j]) ? pair_last(&gs[j]) : 0;
+                bad |= (uint32_t)(t == 0) | (pair_mask(&gs[j]) ^ 15);
+                last = t > last ? t : last;
+            }
+            b->item = bad ? UINT32_MAX : last;
+        }
+        if (!b->item || b->item >= lo)
+            return false;
+    }
+    return true;
+}
+
 /* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
  * blocks' part, the other lanes' one by one, their first bytes put in
  * at, c->lat): 0, or -1 with w->fault filled. */
 static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
 {
     exec &= ~dense_blocks(c, 0, (uint32_t)__builtin_popcountll(exec), a0);
-    if (exec)   /* lane l's bytes from a0 + l * len */
-        for (uint32_t l = 0; l < VM_MAXW; l++)
-            at[l] = a0 + l * c->len;
+    if (!exec)
+        return 0;
+    const uint64_t len = c->len;
+    const quick q = quick_of(c);
+    if (q.read && !q.local) {
+        const uint64_t l0 = (uint64_t)__builtin_ctzll(exec),
+                       l1 = 64 - (uint64_t)__builtin_clzll(exec);
+        if (pairs_before(c, (a0 + l0 * len) / 4,
+                         (a0 + l1 * len + 3) / 4, q.lo))
+            return 0;
+    }
+    for (uint32_t l = 0; c->write && l < VM_MAXW; l++)   /* (byte_before's) */
+        at[l] = a0 + l * len;                            /* lane l's bytes */
+    /* the granules lane by lane, each block's looked up once */
+    const uint32_t sh = (uint32_t)__builtin_ctzll(len),
+                   lmask = len >= 4 ? 15 : (1u << len) - 1,
+                   item0 = c->lo + c->w->base, per = len < 4 ? 1 : len / 4;
+    uint64_t k = UINT64_MAX;
+    vm_gran *gs = NULL;
     for (uint64_t m = exec; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(m);
-        c->lane = l, c->at = c->lat[l];
-        c->item = c->lo + c->w->base + l;
-        if (range_access(c))
-            return -1;
+        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
+        const uint64_t at0 = a0 + ((uint64_t)l << sh);
+        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
+            const uint64_t a = at0 + 4 * j, g = a / 4;
+            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
+                return nomem(c);
+            vm_gran *s = &gs[g % GPB];
+            const uint32_t mask = lmask << (a & 3);
+            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
+                continue;
+            c->lane = l, c->at = at0, c->item = item;
+            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
+            if (granule(c, s, g, mask))
+                return -1;
+        }
     }
     return 0;
+}
+
+/* Built for AVX2 too, chosen when the program loads (as vm/quiet.c). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(CLVM_NO_AVX2)
+#define RACE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RACE_CLONES
+#endif
+
+/* Do the n lanes' pointers (offsets at po, buffers at pb, as registers
+ * hold them) all say one buffer and one offset, their indices idx[0],
+ * idx[0] + 1, ...? */
+static RACE_CLONES bool consecutive(const uint8_t *po, const uint8_t *pb,
+                                    const uint64_t *idx, uint32_t n)
+{
+    uint64_t off[VM_MAXW], same = 0;
+    uint32_t bid[VM_MAXW], sb = 0;
+    memcpy(off, po, 8 * (size_t)n);
+    memcpy(bid, pb, 4 * (size_t)n);
+    for (uint64_t l = 0; l < n; l++)
+        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+    for (uint32_t l = 0; l < n; l++)
+        sb |= bid[l] ^ bid[0];
+    return !(same | sb);
 }
 
 /* A whole warp's access of consecutive elements of one buffer with a
@@ -709,17 +761,13 @@ static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
 {
     const uint32_t n = w->lanes, W = w->P->r.warp;
     const uint8_t *po = w->R + I->a, *pb = po + 8 * (size_t)W;
-    uint64_t off[VM_MAXW], same = 0;
-    uint32_t bid[VM_MAXW];
-    memcpy(off, po, 8 * (size_t)n);
-    memcpy(bid, pb, 4 * (size_t)n);
-    for (uint32_t l = 0; l < n; l++)
-        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
-    for (uint32_t l = 0; l < n; l++)
-        same |= bid[l] ^ bid[0];
-    const uint64_t len = I->len, at0 = off[0] + idx[0] * I->stride;
-    if (same || I->stride != len || bid[0] >= w->P->nbufs ||
-        (len & (len - 1)) || len > QUARTER || at0 % len)
+    uint64_t off0;
+    uint32_t bid[1];
+    memcpy(&off0, po, 8);
+    memcpy(bid, pb, 4);
+    const uint64_t len = I->len, at0 = off0 + idx[0] * I->stride;
+    if (I->stride != len || bid[0] >= w->P->nbufs || (len & (len - 1)) ||
+        len > QUARTER || at0 % len || !consecutive(po, pb, idx, n))
         return 1;
     const vm_buf *b = &w->bufs[bid[0]];
     if (!b->shadow || len * n > b->size || at0 > b->size - len * n)

@@ -4,6 +4,7 @@
 
 #include "asm/asm.h"
 #include "stdlib/convert.h"
+#include "stdlib/profile.h"
 #include "vm/interp.h"
 #include "tests/lib/test.h"
 #include "vm/vm.h"
@@ -96,10 +97,116 @@ static void dense_vload_vstore(void)
         CHECK(o[i] == (float)i + 1, "o[%d] = %g", i, o[i]);
 }
 
+/* The opcode of base b on integers of t's size (CVT: the one). */
+static uint16_t op_of(unsigned b, enum ty_scalar t)
+{
+    for (unsigned o = 0; o < BC_NOPS; o++) {
+        const enum ty_scalar e = (enum ty_scalar)bc_ops[o].elem;
+        if (bc_ops[o].base == b &&
+            (b == BCB_CVT || (!ty_is_float(e) &&
+                              ty_scalar_size(e) == ty_scalar_size(t))))
+            return (uint16_t)o;
+    }
+    return 0;
+}
+
+/* vm_note_quiet (vm/quiet.c: vectorised, no compare per element) says
+ * "no note" exactly when stdlib's scalar rule raises none, for the signed
+ * arithmetic, DIV and REM and the narrowing conversions, one element at or next to an
+ * edge at a time among quiet ones, at every position of a 64-lane row. */
+static void quiet_matches_profile(void)
+{
+    static const int64_t edges[] = {0, 1, -1, 2, -2, 3, 127, 128, -128,
+                                     -129, 255, 32767, 32768, -32768,
+                                     -32769, 46340, 46341, -46341, 65535,
+                                     INT32_MAX, (int64_t)INT32_MAX + 1,
+                                     INT32_MIN, (int64_t)INT32_MIN - 1,
+                                     3037000499, 3037000500, INT64_MAX,
+                                     INT64_MIN, (int64_t)UINT32_MAX};
+    static const enum ty_scalar st[] = {TY_CHAR, TY_SHORT, TY_INT, TY_LONG};
+    static const unsigned bases[] = {BCB_ADD, BCB_SUB, BCB_MUL, BCB_NEG};
+    enum { N = 64, NE = sizeof edges / sizeof edges[0] };
+    static uint8_t R[3 * N * 8];
+    for (unsigned t = 0; t < 4; t++)
+        for (unsigned b = 0; b < 4; b++) {
+            const unsigned es = ty_scalar_size(st[t]);
+            vm_ins I = {.note_op = op_of(bases[b], st[t]),
+                        .flags = BC_F_SIGNED, .es = (uint8_t)es, .cnt = N,
+                        .a = 0, .b = N * 8, .d = 2 * N * 8};
+            for (unsigned i = 0; i < NE * NE; i++) {
+                const int64_t x = edges[i / NE], y = edges[i % NE];
+                const unsigned at = i % N;
+                memset(R, 0, sizeof R);   /* 0 op 0: quiet */
+                memcpy(R + at * es, &x, es);
+                memcpy(R + N * 8 + at * es, &y, es);
+                uint8_t d[8];
+                int n = prof_arith(PROF_STRICT, st[t], (enum prof_arith)b, d,
+                                   R + at * es, R + N * 8 + at * es);
+                bool q = vm_note_quiet(&I, R);
+                CHECK(q == (n == 0), "%s %lld, %lld at lane %u: quiet %d, "
+                      "notes %d", bc_ops[I.note_op].name, (long long)x,
+                      (long long)y, at, q, n);
+            }
+        }
+    static const enum ty_scalar it[] = {TY_CHAR, TY_UCHAR, TY_SHORT,
+                                        TY_USHORT, TY_INT, TY_UINT,
+                                        TY_LONG, TY_ULONG};
+    for (unsigned t = 0; t < 8; t++)   /* DIV and REM, by their signedness */
+        for (unsigned o = 0; o < BC_NOPS; o++) {
+            const unsigned base = bc_ops[o].base;
+            if ((base != BCB_DIV && base != BCB_REM) || bc_ops[o].elem != it[t])
+                continue;
+            const unsigned es = ty_scalar_size(it[t]);
+            vm_ins I = {.note_op = (uint16_t)o, .es = (uint8_t)es, .cnt = N,
+                        .a = 0, .b = N * 8, .d = 2 * N * 8};
+            for (unsigned i = 0; i < NE * NE; i++) {
+                const int64_t x = edges[i / NE], y = edges[i % NE];
+                const unsigned at = i % N;
+                memset(R, 0, sizeof R);
+                memset(R + N * 8, 1, N * 8);   /* 0 / nonzero: quiet */
+                memcpy(R + at * es, &x, es);
+                memcpy(R + N * 8 + at * es, &y, es);
+                uint8_t d[8];
+                int n = prof_divrem(PROF_STRICT, it[t], base == BCB_REM, d,
+                                    R + at * es, R + N * 8 + at * es);
+                bool q = vm_note_quiet(&I, R);
+                CHECK(q == (n == 0), "%s %lld, %lld: quiet %d, notes %d",
+                      bc_ops[o].name, (long long)x, (long long)y, q, n);
+            }
+        }
+    for (unsigned s = 0; s < 8; s++)
+        for (unsigned d = 0; d < 8; d++) {
+            const unsigned ss = ty_scalar_size(it[s]);
+            vm_ins I = {.note_op = op_of(BCB_CVT, it[d]),
+                        .es = (uint8_t)ty_scalar_size(it[d]), .cnt = N,
+                        .a = 0, .d = 2 * N * 8,
+                        .j = BC_CVT(it[d], it[s], 0, RND_RTE, 0)};
+            for (unsigned i = 0; i < NE; i++) {
+                memset(R, 0, sizeof R);
+                memcpy(R + (i % N) * ss, &edges[i], ss);
+                uint8_t out[8];
+                int n = prof_cv_scalar(PROF_STRICT, it[d], it[s], out,
+                                       R + (i % N) * ss, false, RND_RTE);
+                bool q = vm_note_quiet(&I, R);
+                CHECK(!q || n == 0, "convert %s of %s 0x%llx: quiet, notes %d",
+                      ty_scalar_name(it[d]), ty_scalar_name(it[s]),
+                      (unsigned long long)edges[i], n);
+                const unsigned ds = ty_scalar_size(it[d]);
+                const bool narrows = ty_is_signed(it[d]) &&
+                    (ds < ss || (ds == ss && !ty_is_signed(it[s])));
+                CHECK(q || n != 0 || !narrows,
+                      "convert %s of %s 0x%llx: not quiet, no note",
+                      ty_scalar_name(it[d]), ty_scalar_name(it[s]),
+                      (unsigned long long)edges[i]);
+            }
+        }
+}
+
 int main(void)
 {
     RUN(f2i_sat_rte_matches_stdlib);
     RUN(reset_of_conditionally_written);
     RUN(dense_vload_vstore);
+    RUN(quiet_matches_profile);
     return t_summary("vm_fast");
 }
