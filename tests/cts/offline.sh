@@ -10,7 +10,7 @@
 # beside this folder).
 here=$(cd "$(dirname "$0")" && pwd)
 clvm=${CLVM:-$here/../../build/clvm}
-mode= src= out=
+mode='' src='' out=''
 while [ $# -gt 0 ]; do
     case $1 in
     --mode=*) mode=${1#--mode=} ;;
