@@ -44,6 +44,7 @@ suite "repl tmux" sh tests/repl/tmux.sh "$build"
 suite "cl vs pocl" /usr/bin/python3 tests/pocl/clkernels.py "$build"
 suite "race threads" sh tests/race/threads.sh "$build"
 suite "difftest timeout" sh tests/diff/timeout.sh "$build"
+suite "cts offline" /usr/bin/python3 tests/cts/offline_test.py "$build"
 suite oclgrind /usr/bin/python3 tests/oclgrind/run.py "$build"
 suite "oclgrind selftest" /usr/bin/python3 tests/oclgrind/selftest.py "$build"
 if [ -n "$switch" ]; then
