@@ -199,7 +199,8 @@ cts: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) all
 cts-ci: all
 	@CLVM_SHARED=$(SHARED) sh tests/cts/run.sh $(BUILD) ci
-# make pyopencl: pyopencl's own tests on clvm's platform (CI runs
+# make pyopencl: pyopencl's own tests on clvm's platform, file by file,
+# checked against PoCL's passes (docs/platform.md; CI runs
 # test_wrapper.py alone: tests/ocl/pyopencl.sh BUILD ci).
 pyopencl: all
 	@CLVM_SHARED=$(SHARED) sh tests/ocl/pyopencl.sh $(BUILD) all
