@@ -302,13 +302,60 @@ static int run_link(const job *j, const job_in *in, const char *out,
     return rc;
 }
 
+/* A copy of n bytes of p into *to (NUL-terminated); false when out of
+ * memory. */
+static bool dup_bytes(const void *p, size_t n, void *to)
+{
+    char *c = malloc(n + 1);
+    if (c)
+        memcpy(c, p, n), c[n] = 0;
+    memcpy(to, &c, sizeof c);
+    return c != NULL;
+}
+
+/* Linking goes through the compile cache too, keyed by the objects (each
+ * after its length, in order) and the two tools. */
 int cc_link(const uint8_t *const *objs, const size_t *lens, int n,
             bool library, uint8_t **out, size_t *len, char **msgs,
             size_t *mlen, char *why, size_t wlen)
 {
-    job_in in = {.objs = objs, .lens = lens, .n = n};
-    return job_run(run_link, &in, !library, out, len, msgs, mlen, why,
-                   wlen);
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += 8 + lens[i];
+    uint8_t *src = malloc(total ? total : 1), *at = src;
+    for (int i = 0; src && i < n; i++) {
+        for (int b = 0; b < 8; b++)
+            *at++ = (uint8_t)((uint64_t)lens[i] >> 8 * b);
+        memcpy(at, objs[i], lens[i]);
+        at += lens[i];
+    }
+    ccc_input cin = {library ? "library" : "link", "link", (char *)src,
+                     total, NULL, 0, NULL, 0, {tool(2), tool(1)}, true};
+    ccc_key k;
+    bool cached = src && ccc_key_make(&k, &cin);
+    free(src);
+    uint8_t *entry = NULL;
+    const uint8_t *bc;
+    const char *d;
+    size_t dl, bl;
+    int rc;
+    *out = NULL, *msgs = NULL;
+    if (cached && ccc_get(&k, &entry, &d, &dl, &bc, &bl) &&
+        dup_bytes(bc, bl, out) && dup_bytes(d, dl, msgs)) {
+        *len = bl, *mlen = dl, rc = 0;
+        last_kind = 1, last_tools = 0;
+    } else {
+        free(*out), free(*msgs);
+        job_in in = {.objs = objs, .lens = lens, .n = n};
+        rc = job_run(run_link, &in, !library, out, len, msgs, mlen, why,
+                     wlen);
+        if (!rc && cached)
+            ccc_put(&k, *msgs ? *msgs : "", *msgs ? *mlen : 0, *out, *len);
+    }
+    free(entry);
+    if (cached)
+        ccc_key_free(&k);
+    return rc;
 }
 
 /* Does the (little-endian, as llvm-spirv writes it) module spv declare a
@@ -441,7 +488,7 @@ static int through_cache(const cc_unit *u, cc_what what, bc_module *m,
     if (!src)
         return FAIL("cannot read '%s': %s", u->path, strerror(errno));
     ccc_input in = {kinds[what], u->name, src, n, u->hdrs, u->nh, u->opts,
-                    u->nopts, {tool(0), tool(1)}};
+                    u->nopts, {tool(0), tool(1)}, false};
     ccc_key k;
     bool cached = ccc_key_make(&k, &in);
     free(src);

@@ -17,10 +17,11 @@ typedef struct {
     size_t len;
 } ccc_header;
 
-/* One compilation: what it makes (kind: "module", "object"), the source
- * (its name and bytes), the embedded headers (in a folder clang searches
- * before any other), the clang options and the tools' command names
- * (looked up on PATH). */
+/* One compilation: what it makes (kind: "module", "object", "link"...),
+ * the source (its name and bytes), the embedded headers (in a folder
+ * clang searches before any other), the clang options and the tools'
+ * command names (looked up on PATH); opaque: src is not OpenCL C (a
+ * link's objects), so nothing in it can read another file. */
 typedef struct {
     const char *kind, *name, *src;
     size_t n;
@@ -29,6 +30,7 @@ typedef struct {
     char *const *opts;
     int nopts;
     const char *tools[2];
+    bool opaque;
 } ccc_input;
 
 typedef struct {

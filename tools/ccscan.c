@@ -178,7 +178,7 @@ bool ccs_pinned(const ccc_input *in)
     for (int i = 0; i < in->nopts; i++)
         if (reads_file(in->opts[i]))
             return false;
-    if (!file_ok(in, in->src, in->n, NULL))
+    if (!in->opaque && !file_ok(in, in->src, in->n, NULL))
         return false;
     for (int i = 0; i < in->nh; i++)
         if (!file_ok(in, in->hdrs[i].text, in->hdrs[i].len,

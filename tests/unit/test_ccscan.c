@@ -14,7 +14,7 @@ static bool pinned(const char *src, const char *a, const char *b,
     ccc_header h[2] = {{"dir/a.h", a, strlen(a)}, {"b.h", b, strlen(b)}};
     char *opts[1] = {(char *)opt};
     ccc_input in = {"object", "program.cl", src, strlen(src), h, 2, opts,
-                    opt ? 1 : 0, {"clang-14", "llvm-spirv-14"}};
+                    opt ? 1 : 0, {"clang-14", "llvm-spirv-14"}, false};
     return ccs_pinned(&in);
 }
 
@@ -60,8 +60,15 @@ static void includes(void)
     /* the other header is scanned too; a NUL stops the scan: not pinned */
     CHECK(!pinned("", "", "#include \"x.h\"\n", NULL), "b.h's include");
     ccc_header h = {"b.h", "#def\0ine", 8};
-    ccc_input in = {"object", "p", "", 0, &h, 1, NULL, 0, {"a", "b"}};
+    ccc_input in = {"object", "p", "", 0, &h, 1, NULL, 0, {"a", "b"},
+                    false};
     CHECK(!ccs_pinned(&in), "a NUL in a header");
+    /* a link's objects are bytes, not text: whatever they hold */
+    ccc_input objs = {"link", "link", "#include <x.h>\0__DATE__", 23, NULL,
+                      0, NULL, 0, {"a", "b"}, true};
+    CHECK(ccs_pinned(&objs), "opaque objects are pinned");
+    objs.opaque = false;
+    CHECK(!ccs_pinned(&objs), "the same as text is not");
 }
 
 static void options(void)

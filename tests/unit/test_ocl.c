@@ -621,6 +621,29 @@ static void compile_link_c(void)
           e);
     clReleaseProgram(l);
     clReleaseProgram(lib);
+    /* a linked kernel's attributes and qualifiers come from its part's
+     * source, which the link keeps after the caller lets go of it */
+    const char *c = "int twice(int x);\n"
+                    "__kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n"
+                    "void k2(__global volatile int *x) { x[0] = twice(4); }\n";
+    cl_program pc = clCreateProgramWithSource(ctx, 1, &c, NULL, &e);
+    CHECK(clCompileProgram(pc, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL) ==
+              CL_SUCCESS, "compile c");
+    cl_program ps3[] = {pa, pc};
+    l = clLinkProgram(ctx, 0, NULL, NULL, 2, ps3, NULL, NULL, &e);
+    clReleaseProgram(pc);
+    cl_kernel k2 = clCreateKernel(l, "k2", &e);
+    char attrs[256] = "";
+    clGetKernelInfo(k2, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL);
+    CHECK(!strcmp(attrs, "reqd_work_group_size(1,1,1)"),
+          "a linked kernel's attributes: '%s'", attrs);
+    cl_kernel_arg_type_qualifier tq = 0;
+    clGetKernelArgInfo(k2, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq,
+                       NULL);
+    CHECK(tq & CL_KERNEL_ARG_TYPE_VOLATILE, "its argument's volatile: %lu",
+          (unsigned long)tq);
+    clReleaseKernel(k2);
+    clReleaseProgram(l);
     /* b alone: twice is nobody's */
     l = clLinkProgram(ctx, 0, NULL, NULL, 1, &pb, NULL, NULL, &e);
     log = build_log(l);

@@ -335,11 +335,11 @@ static void local_mem(void)
  * cache in cache/. */
 static char cdir[512];
 
-/* How many times the counting clang ran. */
-static int clang_runs(void)
+/* How many times the counting clang (llvm-link: link_runs) ran. */
+static int count_runs(const char *file)
 {
     char path[600];
-    snprintf(path, sizeof path, "%s/runs", cdir);
+    snprintf(path, sizeof path, "%s/%s", cdir, file);
     FILE *f = fopen(path, "r");
     int n = 0;
     for (int c; f && (c = getc(f)) != EOF;)
@@ -348,6 +348,9 @@ static int clang_runs(void)
         fclose(f);
     return n;
 }
+
+static int clang_runs(void) { return count_runs("runs"); }
+static int link_runs(void) { return count_runs("links"); }
 
 /* Writes text to the file cdir/name. */
 static void write_file(const char *name, const char *text)
@@ -410,22 +413,30 @@ static int remove_one(const char *path, const struct stat *st, int flag,
  * file found through -I, outside the embedded headers, is never cached. */
 static void compile_cache(void)
 {
-    const char *tmp = getenv("TMPDIR"), *real = getenv("CLVM_CLANG");
-    char old[3][512] = {"", "", ""}, wrap[600], inc[600], opt[700];
+    const char *tmp = getenv("TMPDIR"), *real = getenv("CLVM_CLANG"),
+               *rlink = getenv("CLVM_LLVM_LINK");
+    char old[4][512] = {"", "", "", ""}, wrap[600], inc[600], opt[700];
     static const char *const env[] = {"XDG_CACHE_HOME", "CLVM_CLANG",
-                                      "CLVM_NO_CACHE"};
+                                      "CLVM_NO_CACHE", "CLVM_LLVM_LINK"};
     snprintf(cdir, sizeof cdir, "%s/ocl-cache.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(cdir)) {
         CHECK(0, "cannot make %s", cdir);
         return;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (getenv(env[i]))
             snprintf(old[i], sizeof old[i], "%s", getenv(env[i]));
     snprintf(wrap, sizeof wrap, "#!/bin/sh\necho run >> '%s/runs'\n"
              "exec '%s' \"$@\"\n", cdir, real && *real ? real : "clang-14");
     write_file("clang", wrap);
+    snprintf(wrap, sizeof wrap, "#!/bin/sh\necho run >> '%s/links'\n"
+             "exec '%s' \"$@\"\n", cdir,
+             rlink && *rlink ? rlink : "llvm-link-14");
+    write_file("llvm-link", wrap);
+    snprintf(wrap, sizeof wrap, "%s/llvm-link", cdir);
+    chmod(wrap, 0700);
+    setenv(env[3], wrap, 1);
     snprintf(wrap, sizeof wrap, "%s/clang", cdir);
     chmod(wrap, 0700);
     snprintf(inc, sizeof inc, "%s/cache", cdir);
@@ -440,6 +451,8 @@ static void compile_cache(void)
               clang_runs() == 1, "first: %d runs", clang_runs());
     CHECK(compiled(src, "", 1, names, one, "from the header") == 1 &&
               clang_runs() == 1, "repeat: %d runs", clang_runs());
+    CHECK(link_runs() == 1, "the repeat's link is a hit: %d links",
+          link_runs());
     CHECK(compiled(src, "", 1, names, two, "") == 2 && clang_runs() == 2,
           "another header text: %d runs", clang_runs());
     CHECK(compiled(src, "", 2, names, two, "") == 2 && clang_runs() == 3,
@@ -459,7 +472,11 @@ static void compile_cache(void)
     CHECK(compiled(src, opt, 0, NULL, NULL, "") == 6 && clang_runs() == 6,
           "through -I, changed: %d runs", clang_runs());
 
-    for (int i = 0; i < 3; i++)
+    /* hits: the repeat and the second entry's (their objects come from
+     * the compile cache, byte for byte) */
+    CHECK(link_runs() == 6, "a link per other object: %d links",
+          link_runs());
+    for (int i = 0; i < 4; i++)
         if (old[i][0])
             setenv(env[i], old[i], 1);
         else

@@ -121,10 +121,16 @@ static bool find_kernel(const char *s, const char *name, size_t *start,
 /* The text declaring kernel name in p's source (comments blanked,
  * malloc'd; NULL if none): the source as written, else after the
  * preprocessor (clang -E with p's options, through the compile cache);
- * the declaration's start, name and '(' in *start, *at and *paren. */
+ * for a linked program, its parts' (the first that declares it); the
+ * declaration's start, name and '(' in *start, *at and *paren. */
 static char *declaration(cl_program p, const char *name, size_t *start,
                          size_t *at, size_t *paren)
 {
+    for (cl_uint i = 0; !p->source && i < p->nparts; i++) {
+        char *s = declaration(p->parts[i], name, start, at, paren);
+        if (s)
+            return s;
+    }
     char *s = p->source ? uncomment(p->source) : NULL;
     if (!s || find_kernel(s, name, start, at, paren))
         return s;

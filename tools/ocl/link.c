@@ -175,6 +175,11 @@ static int link_c(cl_program p, cl_uint np, const cl_program *ps,
             objs[i] = ps[i]->object, lens[i] = ps[i]->object_len;
         errs = ocl_link_objects(p, objs, lens, (int)np, library, diag);
     }
+    /* the parts' sources tell the kernels' attributes and qualifiers
+     * (attrs.c); without them those queries answer "none" */
+    if (!errs && (p->parts = malloc(np * sizeof *p->parts)))
+        for (cl_uint i = 0; i < np; i++)
+            clRetainProgram(p->parts[p->nparts++] = ps[i]);
     free(objs);
     free(lens);
     return errs;

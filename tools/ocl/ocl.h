@@ -176,6 +176,9 @@ struct _cl_program {
     char *options;
     char *log;
     cl_uint kernels;                     /* live kernels made from it */
+    cl_program *parts;                   /* linked OpenCL C: the programs */
+    cl_uint nparts;                      /* it came from (retained), whose
+                                            sources declare its kernels */
 };
 
 /* The private folder an OpenCL C unit is compiled in (unit.c): path is

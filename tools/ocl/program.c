@@ -135,6 +135,9 @@ cl_int CL_API_CALL clReleaseProgram(cl_program p)
     bc_free(&p->mod);
     free(p->source), free(p->binary), free(p->options), free(p->log);
     free(p->object);
+    for (cl_uint i = 0; i < p->nparts; i++)
+        clReleaseProgram(p->parts[i]);
+    free(p->parts);
     clReleaseContext(p->ctx);
     free(p);
     return CL_SUCCESS;
