@@ -1,8 +1,10 @@
 #!/bin/sh
 # `make bench-scaling`: bench and loop on 1, 2, 4, 8 and 16 threads, clvm
 # (--threads N, buffers from files) against plain C built with -O3
-# -march=native -fopenmp (bench/native_omp, OMP_NUM_THREADS=N), and bench
-# with its output buffer a zeros: buffer against a file's. Every output
+# -march=native -fopenmp (bench/native_omp, OMP_NUM_THREADS=N), bench
+# with its output buffer a zeros: buffer against a file's, and bench's
+# bytes per second against a plain copy of the same bytes (native_omp
+# copy: the memory's bound on the same threads). Every output
 # must hash to the reference value (the published one, else the first
 # run's), whatever the thread count. Self-contained: it needs only the
 # build folder's clvm, bench/gen and (for the native line) bench/native_omp,
@@ -22,7 +24,7 @@ threads=${BENCH_THREADS:-1 2 4 8 16}
 omp=$build/bench/native_omp
 
 impls=clvm
-if [ -x "$omp" ]; then impls="clvm omp"; else
+if [ -x "$omp" ]; then impls="clvm omp copy"; else
     echo "native-omp: skipped ($omp not built: make bench-scaling builds it)"; fi
 ref_bench "$n" >"$tmp/bench.ref"
 ref_loop "$ln" "$iters" >"$tmp/loop.ref"
@@ -45,6 +47,10 @@ run() {
             --arg iters="$iters" --out out="$o" >/dev/null 2>"$e" ;;
     bench.omp) OMP_NUM_THREADS=$t "$omp" bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.omp) OMP_NUM_THREADS=$t "$omp" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    bench.copy)   # bench's bytes in and out alone: the memory's bound
+        OMP_NUM_THREADS=$t "$omp" copy "$n" >/dev/null 2>"$e" &&
+            timeof "$e" >>"$tmp/$b.$impl.$t"
+        return ;;
     *) return 0 ;;
     esac || { fail "$b on $impl, $t threads:"; sed 's/^/    /' "$e" | head -n 5; return 1; }
     if [ $impl != omp ]; then "$gen" hash "$o" >"$tmp/so" || return 1; fi
@@ -69,8 +75,9 @@ done
 # over one thread, native-omp's time and clvm / native-omp.
 echo "bench-scaling: bench $n work-items (ns per work-item), loop $ln x $iters" \
      "(ns per iteration), median of $runs runs; speedup over 1 thread"
-printf '%-8s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' threads \
-    bench speedup omp clvm/omp zeros/file loop speedup omp clvm/omp
+printf '%-8s %10s %8s %10s %8s %10s %7s %7s %10s %8s %10s %8s\n' threads \
+    bench speedup omp clvm/omp zeros/file GB/s copy loop speedup omp \
+    clvm/omp
 prev_b= prev_l=
 for t in $threads; do
     line=$(printf '%-8s' "$t") warn=
@@ -83,9 +90,13 @@ for t in $threads; do
             printf " %10.3f %7.2fx", c * 1e9 / d, c1 / c
             if (o > 0) printf " %10.3f %8.2f", o * 1e9 / d, c / o
             else printf " %10s %8s", "-", "-" }')
-        if [ $b = bench ]; then
+        if [ $b = bench ]; then   # and bench's bytes per second, a copy's
             z=$(median "$tmp/bench.zeros.$t")
-            line=$line$(awk -v z="$z" -v c="$c" 'BEGIN { printf " %10.2f", z / c }')
+            k=$(median "$tmp/bench.copy.$t" 2>/dev/null || echo 0)
+            line=$line$(awk -v z="$z" -v c="$c" -v k="$k" -v d="$d" 'BEGIN {
+                printf " %10.2f %7.1f", z / c, 32 * d / c * 1e-9
+                if (k > 0) printf " %7.1f", 32 * d / k * 1e-9
+                else printf " %7s", "-" }')
         fi
         p=$(eval echo "\${prev_$(echo $b | cut -c1)}")
         [ -n "$p" ] && awk -v c="$c" -v p="$p" 'BEGIN { exit !(c > p * 1.05) }' &&
