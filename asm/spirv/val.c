@@ -41,9 +41,34 @@ void sx_emit(SX *x, enum bc_base base, enum ty_scalar s, unsigned n,
 
 const bc_reg *sx_r(SX *x, uint32_t reg) { return kb_regp(x->a, reg); }
 
+/* Why clvm has no value of opaque type id t, in OpenCL C's words (NULL:
+ * not such a type). */
+static const char *opaque_why(SX *x, uint32_t t)
+{
+    switch (x->m.w[x->m.def[t]] & 0xffff) {
+    case SpvOpTypeImage:
+    case SpvOpTypeSampledImage:
+        return "images are not supported: clvm's device has none "
+               "(CL_DEVICE_IMAGE_SUPPORT is false)";
+    case SpvOpTypeSampler:
+        return "samplers are not supported: clvm's device has no images "
+               "(CL_DEVICE_IMAGE_SUPPORT is false)";
+    case SpvOpTypePipe:
+    case SpvOpTypeQueue:
+    case SpvOpTypeDeviceEvent:
+    case SpvOpTypeReserveId:
+        return "pipes, device queues and their events are OpenCL C 2.0; "
+               "clvm is OpenCL C 1.2";
+    default: return NULL;
+    }
+}
+
 ty_t sx_vty(SX *x, uint32_t t)
 {
     const spv_type *ty = spv_typ(&x->m, x->at, t);
+    const char *why = ty->kind == SK_OTHER ? opaque_why(x, t) : NULL;
+    if (why)
+        sx_refuse(x, "%s", why);
     if (ty->kind != SK_INT && ty->kind != SK_FLOAT && ty->kind != SK_BOOL &&
         ty->kind != SK_VEC)
         sx_refuse(x, "a value of a type clvm has no register for (type id "
