@@ -181,29 +181,69 @@ typedef uint64_t MAY_ALIAS ua64;
         })                                                                  \
         FINISH(TO)                                                          \
     }
+/* The same with the operands that vm_ins.uni marks row-uniform (decode.c:
+ * a register never written, so every lane of each of its rows holds one
+ * value): with W = 64, that value is read once per row, lane 0's, and held
+ * in a register, so the row is not streamed through memory. EW2: b (the
+ * common x op constant); EW3: b, c or both (a * k + c, clamp(x, lo, hi)).
+ * With W < 64 the plain loop runs, reading the same values from every
+ * lane. PRE declares the held values at each row's start. */
+#define EW_ROWS(ADV, PRE, ...)                                              \
+    for (uint32_t r_ = 0; r_ < cnt; r_ += VM_MAXW, ADV) {                   \
+        PRE                                                                 \
+        IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) __VA_ARGS__            \
+    }
 #define EW2(TO, TA, E)                                                      \
     {                                                                       \
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const uint32_t cnt = ip->cnt;                                       \
-        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW), {            \
-            TA x = a_[i], y = b_[i];                                        \
-            o_[i] = (TO)(E);                                                \
-        })                                                                  \
+        if (W == VM_MAXW && (ip->uni & VM_UNI_B)) {                         \
+            EW_ROWS((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW),          \
+                    const TA y = b_[0];, {                                  \
+                        TA x = a_[i];                                       \
+                        o_[i] = (TO)(E);                                    \
+                    })                                                      \
+        } else {                                                            \
+            EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW), {        \
+                TA x = a_[i], y = b_[i];                                    \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        }                                                                   \
         FINISH(TO)                                                          \
     }
+#define EW3_ADV (o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW, c_ += VM_MAXW)
 #define EW3(TO, TA, TC, E)                                                  \
     {                                                                       \
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const TC *c_ = REG(const TC, ip->c);                                \
         const uint32_t cnt = ip->cnt;                                       \
-        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW,               \
-                 c_ += VM_MAXW), {                                          \
-            TA x = a_[i], y = b_[i];                                        \
-            TC z = c_[i];                                                   \
-            o_[i] = (TO)(E);                                                \
-        })                                                                  \
+        const unsigned u_ = W == VM_MAXW ? ip->uni & (VM_UNI_B | VM_UNI_C)  \
+                                         : 0;                               \
+        if (u_ == VM_UNI_B) {                                               \
+            EW_ROWS(EW3_ADV, const TA y = b_[0];, {                         \
+                TA x = a_[i];                                               \
+                TC z = c_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else if (u_ == VM_UNI_C) {                                        \
+            EW_ROWS(EW3_ADV, const TC z = c_[0];, {                         \
+                TA x = a_[i], y = b_[i];                                    \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else if (u_) {                                                    \
+            EW_ROWS(EW3_ADV, const TA y = b_[0]; const TC z = c_[0];, {     \
+                TA x = a_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else {                                                            \
+            EW_LOOP(EW3_ADV, {                                              \
+                TA x = a_[i], y = b_[i];                                    \
+                TC z = c_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        }                                                                   \
         FINISH(TO)                                                          \
     }
 #define BITS(S) (8 * (unsigned)sizeof(u##S))
@@ -366,24 +406,13 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_OR(S) EW2(u##S, u##S, x | y)
 #define H_XOR(S) EW2(u##S, u##S, x ^ y)
 #define H_NOT(S) EW1(u##S, u##S, ~x)
-/* imm: b is the same in every lane (a constant or an unwritten
- * parameter), so the count is one scalar and the loop a vector shift;
- * shifts by a count per element have no SSE2 form. */
-#define SHCOUNT(S) ((unsigned)(REG(u##S, ip->b)[0] & (BITS(S) - 1)))
-#define H_SHL(S)                                                            \
-    if (ip->imm) {                                                          \
-        const unsigned s_ = SHCOUNT(S);                                     \
-        EW1(u##S, u##S, (a##S)x << s_)                                      \
-    } else                                                                  \
-        EW2(u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
+/* A row-uniform count (a constant or parameter: EW2's held y) is one
+ * scalar per row, so the loop is a vector shift by it; shifts by a count
+ * per element have no SSE2 form. */
+#define H_SHL(S) EW2(u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
 /* >> of a negative value is implementation-defined, not undefined: gcc
  * and clang shift arithmetically, which is what SHR_I* means. */
-#define H_SHR(S)                                                            \
-    if (ip->imm) {                                                          \
-        const unsigned s_ = SHCOUNT(S);                                     \
-        EW1(o##S, t##S, x >> s_)                                            \
-    } else                                                                  \
-        EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
+#define H_SHR(S) EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
 
 /* Comparisons: tv is 1 for scalars, all ones for vectors. */
 #define CMP(S, E)                                                           \
