@@ -555,6 +555,30 @@ static void watch(vm_prog *p, vm_ins *I)
         I->imm = imm;
 }
 
+/* A scalar comparison whose result the next instruction, an IF, BRKIF or
+ * BRKTOIF, branches on: the comparison counts its true lanes (VM_TALLY),
+ * the branch reads the count (VM_TALLIED) instead of scanning c. Nothing
+ * jumps to the branch (jumps land on a control-flow instruction or just
+ * past one), so the count it reads is its comparison's. W = 64 only. */
+static void tally(vm_prog *p)
+{
+    if (p->r.warp != VM_MAXW)
+        return;
+    for (uint32_t i = 0; i + 2 < p->nins; i++) {
+        vm_ins *c = &p->ins[i], *br = &p->ins[i + 1];
+        const bc_baseinfo *cb = &bc_bases[bc_ops[c->op].base];
+        const unsigned bb = bc_ops[br->op].base;
+        if (!strcmp(cb->operands, "dab") && cb->types[0] == 'M' &&
+            c->n == 1 && br->c == c->d &&
+            (bb == BCB_IF || bb == BCB_BRKIF || bb == BCB_BRKTOIF) &&
+            ty_scalar_size((enum ty_scalar)bc_ops[c->op].elem) ==
+                ty_scalar_size((enum ty_scalar)bc_ops[br->op].elem)) {
+            c->uni |= VM_TALLY;
+            br->uni |= VM_TALLIED;
+        }
+    }
+}
+
 /* --check races: a load or store is decoded as XOP_RACE, which checks
  * its access (vm_race_mem) and then runs it; without the check the
  * handlers do nothing for it. */
@@ -628,6 +652,7 @@ static bool decode(vm_prog *p, const void *const *tab,
             I->j = p->pcins[I->j];
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
+    tally(p);
     for (uint32_t i = 0; i + 1 < p->nins; i++) {
         watch(p, &p->ins[i]);
         race_watch(p, &p->ins[i]);

@@ -414,11 +414,43 @@ typedef uint64_t MAY_ALIAS ua64;
  * and clang shift arithmetically, which is what SHR_I* means. */
 #define H_SHR(S) EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
 
-/* Comparisons: tv is 1 for scalars, all ones for vectors. */
+/* Comparisons: tv is 1 for scalars, all ones for vectors. VM_TALLY (a
+ * scalar one that a branch reads next): the lanes made true are counted
+ * too, in the same pass, so that the branch need not scan them again
+ * (COND); b row-uniform or not, as EW2. */
+/* (the decoder sets VM_TALLY only with W = 64: one row of 64 lanes) */
+#define TALLY_LOOP(S, E, PRE, Y)                                            \
+    {                                                                       \
+        PRE                                                                 \
+        IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) {                      \
+            const t##S x = a_[i], y = Y;                                    \
+            const bool e_ = (E);                                            \
+            n_ += e_;                                                       \
+            o_[i] = e_ ? tv : 0;                                            \
+        }                                                                   \
+    }
+#define CMP_TALLY(S, E)                                                     \
+    {                                                                       \
+        u##S *o_ = OUTP;                                                    \
+        const t##S *a_ = REG(const t##S, ip->a);                            \
+        const t##S *b_ = REG(const t##S, ip->b);                            \
+        const uint32_t cnt = VM_MAXW;                                       \
+        uint32_t n_ = 0;                                                    \
+        if (ip->uni & VM_UNI_B) {                                           \
+            TALLY_LOOP(S, E, const t##S yb_ = b_[0];, yb_)                  \
+        } else {                                                            \
+            TALLY_LOOP(S, E, , b_[i])                                       \
+        }                                                                   \
+        w->tally = n_;                                                      \
+        FINISH(u##S)                                                        \
+    }
 #define CMP(S, E)                                                           \
     {                                                                       \
         const u##S tv = (u##S)ip->imm;                                      \
-        EW2(u##S, t##S, (E) ? tv : 0)                                       \
+        if (ip->uni & VM_TALLY)                                             \
+            CMP_TALLY(S, E)                                                 \
+        else                                                                \
+            EW2(u##S, t##S, (E) ? tv : 0)                                   \
     }
 #define H_EQ(S) CMP(S, WID(S, x) == WID(S, y))
 #define H_NE(S) CMP(S, WID(S, x) != WID(S, y))
@@ -706,6 +738,16 @@ typedef uint64_t MAY_ALIAS ua64;
                      << g;                                                  \
         }                                                                   \
     }
+/* v = the lanes whose c is not zero, from the comparison's count when it
+ * made c just before (VM_TALLIED): none, or all W, or NONZERO's scan. */
+#define COND(S, v)                                                          \
+    {                                                                       \
+        const uint32_t n_ = w->tally;                                       \
+        if (!(ip->uni & VM_TALLIED) || (n_ != 0 && n_ != W))                \
+            NONZERO(S, v)                                                   \
+        else if (n_)                                                        \
+            v |= W == VM_MAXW ? UINT64_MAX : (UINT64_C(1) << W) - 1;        \
+    }
 /* Lanes that leave the innermost loop (break or continue) leave the IF
  * blocks inside it too. */
 #define LEAVE_IFS(m)                                                        \
@@ -739,7 +781,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_IF(S)                                                             \
     {                                                                       \
         uint64_t t_ = 0;                                                    \
-        NONZERO(S, t_)                                                      \
+        COND(S, t_)                                                         \
         t_ &= exec;                                                         \
         if (t_ == 0 && !ip->imm) {                                          \
             ip = ins + ip->j + 1;                                           \
@@ -807,7 +849,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_BRKIF(S)                                                          \
     {                                                                       \
         uint64_t b_ = 0;                                                    \
-        NONZERO(S, b_)                                                      \
+        COND(S, b_)                                                         \
         b_ = (ip->flags & BC_F_NOT ? ~b_ : b_) & exec;                      \
         ip++;                                                               \
         if (b_) {                                                           \
@@ -873,7 +915,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_BRKTOIF(S)                                                        \
     {                                                                       \
         uint64_t b_ = 0;                                                    \
-        NONZERO(S, b_)                                                      \
+        COND(S, b_)                                                         \
         b_ = (ip->flags & BC_F_NOT ? ~b_ : b_) & exec;                      \
         uint64_t k_ = ip->imm;                                              \
         ip++;                                                               \

@@ -108,8 +108,12 @@ static inline enum prof_fuse vm_fuse_shape(unsigned base)
     return base == BCB_CMAD ? PF_EXPR : base == BCB_XMAD ? PF_STMT : PF_MAD;
 }
 
-/* vm_ins.uni: which of the operands a, b, c are row-uniform. */
-enum { VM_UNI_A = 1, VM_UNI_B = 2, VM_UNI_C = 4 };
+/* vm_ins.uni: which of the operands a, b, c are row-uniform; and for a
+ * scalar comparison whose result the next instruction (IF, BRKIF,
+ * BRKTOIF) branches on, VM_TALLY: it counts the lanes it makes true into
+ * vm_warp.tally, and on that branch VM_TALLIED: the count is its c's. */
+enum { VM_UNI_A = 1, VM_UNI_B = 2, VM_UNI_C = 4, VM_TALLY = 8,
+       VM_TALLIED = 16 };
 
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
@@ -278,6 +282,8 @@ struct vm_warp {
     unsigned notes;        /* OR of the enum note bits XOP_NOTE
                               instructions raised since someone cleared it
                               (the debugger, around a step) */
+    uint32_t tally;        /* VM_TALLY: of the W lanes the comparison
+                              computed, those it made true */
     uint32_t note_ip;      /* the instruction (index into P->ins) that
                               raised one last */
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "tests/lib/mkmod.h"
 #include "tests/lib/test.h"
 #include "vm/interp.h"
@@ -200,8 +201,83 @@ static void uniform_forms_match_plain(void)
     CHECK(tried > 1000, "only %u runs", tried);
 }
 
+/* A scalar comparison a branch reads next counts its true lanes for the
+ * branch (VM_TALLY, decode.c): loops whose bound differs by lane (some
+ * lanes leave, then all) or not, an if on a comparison, lanes masked off
+ * by an outer if, a partial warp; W = 64 (counted) and 16 (scanned) give
+ * the sums C gives. */
+static void tallied_branches(void)
+{
+    static const char src[] =
+        "kernel t(global uint *out, uint lim)\n"
+        "    uint i, k, s\n"
+        "    i = get_global_id(0)\n"
+        "    s = 0\n"
+        "    if i % 3 != 0\n"
+        "        k = 0\n"
+        "        while k < i % 7 + lim\n"
+        "            s += k\n"
+        "            k += 1\n"
+        "        end\n"
+        "        k = 0\n"
+        "        while k < lim\n"
+        "            s += 2\n"
+        "            k += 1\n"
+        "        end\n"
+        "        if s > 20\n"
+        "            s += 100\n"
+        "        end\n"
+        "    end\n"
+        "    out[i] = s\n"
+        "end\n";
+    bc_module m;
+    if (asm_assemble(src, strlen(src), "tally.clasm", &m, stderr)) {
+        CHECK(0, "assembly failed");
+        return;
+    }
+    static const unsigned warps[] = {64, 16};
+    for (uint32_t lim = 0; lim < 6; lim += 3)
+        for (unsigned wi = 0; wi < 2; wi++) {
+            uint32_t out[N];
+            memset(out, 0xcd, sizeof out);
+            vm_arg args[2] = {{(uint8_t *)out, sizeof out},
+                              {(uint8_t *)&lim, 4}};
+            vm_ndrange nd = {.dims = 1, .global = {N}, .local = {N},
+                             .warp = warps[wi], .threads = 1};
+            vm_trap t;
+            CHECK(vm_run(&m, 0, args, &nd, &t) == 0, "%s", t.msg);
+            for (uint32_t i = 0; i < N; i++) {
+                uint32_t want = 0;
+                if (i % 3) {
+                    for (uint32_t k = 0; k < i % 7 + lim; k++)
+                        want += k;
+                    want += 2 * lim;
+                    want += want > 20 ? 100 : 0;
+                }
+                CHECK(out[i] == want, "lim %u warp %u item %u: %u, want %u",
+                      lim, warps[wi], i, out[i], want);
+            }
+        }
+    /* the four comparisons before branches are counted */
+    uint32_t lim = 3, out[N];
+    vm_arg args[2] = {{(uint8_t *)out, sizeof out}, {(uint8_t *)&lim, 4}};
+    vm_ndrange nd = {.dims = 1, .global = {N}, .local = {N}, .threads = 1};
+    vm_range r;
+    vm_trap t;
+    unsigned counted = 0;
+    if (vm_range_resolve(&nd, &r, &t) == 0) {
+        vm_prog *p = vm_prog_new(&m, 0, args, &r, &t);
+        for (uint32_t k = 0; p && k < p->nins; k++)
+            counted += (p->ins[k].uni & VM_TALLY) != 0;
+        vm_prog_free(p);
+    }
+    CHECK(counted == 4, "%u comparisons counted", counted);
+    bc_free(&m);
+}
+
 int main(void)
 {
+    RUN(tallied_branches);
     RUN(uniform_forms_match_plain);
     setenv("CLVM_ISA", "base", 1);
     RUN(uniform_forms_match_plain);
