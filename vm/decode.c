@@ -190,32 +190,6 @@ static bool layout(vm_prog *p, const uint8_t *written, const uint8_t *reset,
     return true;
 }
 
-/* Whether register x holds one value in every lane AND every component
- * for the whole run: a constant or an unwritten parameter whose components
- * are all equal (a scalar, a broadcast scalar parameter, (uint4)(3)). A
- * shift by it uses one count for every element; a count like
- * (uint4)(0, 1, 2, 3) is the same in every work-item but not in every
- * component, so it takes the per-element loop. */
-static bool one_count(const vm_prog *p, const uint8_t *written, uint32_t x)
-{
-    const bc_reg *g = &p->k->regs[x];
-    if (written[x] || (g->init != BC_INIT_CONST && g->init != BC_INIT_PARAM))
-        return false;
-    unsigned es = ty_scalar_size(g->type.s);
-    const uint8_t *src;
-    if (g->init == BC_INIT_CONST) {
-        src = p->m->consts + g->arg;
-    } else {
-        if (p->k->regs[p->k->params[g->arg].reg].type.n == 1)
-            return true;   /* a scalar parameter, broadcast */
-        src = p->args[g->arg].data;
-    }
-    for (unsigned r = 1; r < g->type.n; r++)
-        if (memcmp(src + (size_t)r * es, src, es))
-            return false;
-    return true;
-}
-
 /* Finds the instructions and marks the registers the code writes. */
 static bool scan(vm_prog *p, uint8_t *written, vm_trap *t)
 {
@@ -357,6 +331,23 @@ static void read_operands(const uint32_t *w, const char *l, operands *o)
     }
 }
 
+/* The VM_UNI_* bits of the source registers a, b, c (those the op has)
+ * that nothing writes: each row of such a register holds one value in
+ * every lane, the template's (layout: a constant's or parameter's
+ * component, or 0), for the whole run, so a handler may read it once per
+ * row. Pointers are left out (the memory ops mark their own, decode_mem). */
+static uint8_t row_uniform(const vm_prog *p, const uint8_t *written,
+                           const char *letters, const operands *o)
+{
+    const uint32_t reg[3] = {o->a, o->b, o->c};
+    uint8_t bits = 0;
+    for (unsigned q = 0; q < 3; q++)
+        if (strchr(letters, "abc"[q]) && !written[reg[q]] &&
+            p->k->regs[reg[q]].kind != BC_REG_PTR)
+            bits |= (uint8_t)(VM_UNI_A << q);
+    return bits;
+}
+
 /* Memory ops and PADD: the registers (d the value, a the pointer, b the
  * index), the index loader, and how many bytes each lane moves. */
 static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
@@ -372,7 +363,7 @@ static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
     I->widen = vm_widen_for((enum ty_scalar)ir->type.s);
     assert(I->widen && pr->kind == BC_REG_PTR);
     /* never written: every lane holds the template's one value */
-    I->uni = !written[o->p];
+    I->uni = written[o->p] ? 0 : VM_UNI_A;
     ty_t pt = pr->type;
     unsigned pes = ty_scalar_size(pt.s);
     if (base == BCB_PADD) {
@@ -442,10 +433,8 @@ static void decode_one(vm_prog *p, vm_ins *I, const uint32_t *code,
     I->b = p->regoff[o.b];
     I->c = p->regoff[o.c];
     I->j = o.j;
+    I->uni = row_uniform(p, written, bc_bases[base].operands, &o);
     switch (base) {
-    case BCB_SHL: case BCB_SHR:
-        I->imm = one_count(p, written, o.b);
-        break;
     case BCB_EQ: case BCB_NE: case BCB_LT: case BCB_LE: case BCB_GT:
     case BCB_GE: case BCB_LAND: case BCB_LOR: case BCB_LNOT:
         I->imm = nn == 1 ? 1 : UINT64_MAX;
@@ -566,6 +555,30 @@ static void watch(vm_prog *p, vm_ins *I)
         I->imm = imm;
 }
 
+/* A scalar comparison whose result the next instruction, an IF, BRKIF or
+ * BRKTOIF, branches on: the comparison counts its true lanes (VM_TALLY),
+ * the branch reads the count (VM_TALLIED) instead of scanning c. Nothing
+ * jumps to the branch (jumps land on a control-flow instruction or just
+ * past one), so the count it reads is its comparison's. W = 64 only. */
+static void tally(vm_prog *p)
+{
+    if (p->r.warp != VM_MAXW)
+        return;
+    for (uint32_t i = 0; i + 2 < p->nins; i++) {
+        vm_ins *c = &p->ins[i], *br = &p->ins[i + 1];
+        const bc_baseinfo *cb = &bc_bases[bc_ops[c->op].base];
+        const unsigned bb = bc_ops[br->op].base;
+        if (!strcmp(cb->operands, "dab") && cb->types[0] == 'M' &&
+            c->n == 1 && br->c == c->d &&
+            (bb == BCB_IF || bb == BCB_BRKIF || bb == BCB_BRKTOIF) &&
+            ty_scalar_size((enum ty_scalar)bc_ops[c->op].elem) ==
+                ty_scalar_size((enum ty_scalar)bc_ops[br->op].elem)) {
+            c->uni |= VM_TALLY;
+            br->uni |= VM_TALLIED;
+        }
+    }
+}
+
 /* --check races: a load or store is decoded as XOP_RACE, which checks
  * its access (vm_race_mem) and then runs it; without the check the
  * handlers do nothing for it. */
@@ -639,6 +652,7 @@ static bool decode(vm_prog *p, const void *const *tab,
             I->j = p->pcins[I->j];
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
+    tally(p);
     for (uint32_t i = 0; i + 1 < p->nins; i++) {
         watch(p, &p->ins[i]);
         race_watch(p, &p->ins[i]);

@@ -181,29 +181,69 @@ typedef uint64_t MAY_ALIAS ua64;
         })                                                                  \
         FINISH(TO)                                                          \
     }
+/* The same with the operands that vm_ins.uni marks row-uniform (decode.c:
+ * a register never written, so every lane of each of its rows holds one
+ * value): with W = 64, that value is read once per row, lane 0's, and held
+ * in a register, so the row is not streamed through memory. EW2: b (the
+ * common x op constant); EW3: b, c or both (a * k + c, clamp(x, lo, hi)).
+ * With W < 64 the plain loop runs, reading the same values from every
+ * lane. PRE declares the held values at each row's start. */
+#define EW_ROWS(ADV, PRE, ...)                                              \
+    for (uint32_t r_ = 0; r_ < cnt; r_ += VM_MAXW, ADV) {                   \
+        PRE                                                                 \
+        IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) __VA_ARGS__            \
+    }
 #define EW2(TO, TA, E)                                                      \
     {                                                                       \
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const uint32_t cnt = ip->cnt;                                       \
-        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW), {            \
-            TA x = a_[i], y = b_[i];                                        \
-            o_[i] = (TO)(E);                                                \
-        })                                                                  \
+        if (W == VM_MAXW && (ip->uni & VM_UNI_B)) {                         \
+            EW_ROWS((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW),          \
+                    const TA y = b_[0];, {                                  \
+                        TA x = a_[i];                                       \
+                        o_[i] = (TO)(E);                                    \
+                    })                                                      \
+        } else {                                                            \
+            EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW), {        \
+                TA x = a_[i], y = b_[i];                                    \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        }                                                                   \
         FINISH(TO)                                                          \
     }
+#define EW3_ADV (o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW, c_ += VM_MAXW)
 #define EW3(TO, TA, TC, E)                                                  \
     {                                                                       \
         TO *o_ = OUTP;                                                      \
         const TA *a_ = REG(const TA, ip->a), *b_ = REG(const TA, ip->b);    \
         const TC *c_ = REG(const TC, ip->c);                                \
         const uint32_t cnt = ip->cnt;                                       \
-        EW_LOOP((o_ += VM_MAXW, a_ += VM_MAXW, b_ += VM_MAXW,               \
-                 c_ += VM_MAXW), {                                          \
-            TA x = a_[i], y = b_[i];                                        \
-            TC z = c_[i];                                                   \
-            o_[i] = (TO)(E);                                                \
-        })                                                                  \
+        const unsigned u_ = W == VM_MAXW ? ip->uni & (VM_UNI_B | VM_UNI_C)  \
+                                         : 0;                               \
+        if (u_ == VM_UNI_B) {                                               \
+            EW_ROWS(EW3_ADV, const TA y = b_[0];, {                         \
+                TA x = a_[i];                                               \
+                TC z = c_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else if (u_ == VM_UNI_C) {                                        \
+            EW_ROWS(EW3_ADV, const TC z = c_[0];, {                         \
+                TA x = a_[i], y = b_[i];                                    \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else if (u_) {                                                    \
+            EW_ROWS(EW3_ADV, const TA y = b_[0]; const TC z = c_[0];, {     \
+                TA x = a_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        } else {                                                            \
+            EW_LOOP(EW3_ADV, {                                              \
+                TA x = a_[i], y = b_[i];                                    \
+                TC z = c_[i];                                               \
+                o_[i] = (TO)(E);                                            \
+            })                                                              \
+        }                                                                   \
         FINISH(TO)                                                          \
     }
 #define BITS(S) (8 * (unsigned)sizeof(u##S))
@@ -366,30 +406,51 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_OR(S) EW2(u##S, u##S, x | y)
 #define H_XOR(S) EW2(u##S, u##S, x ^ y)
 #define H_NOT(S) EW1(u##S, u##S, ~x)
-/* imm: b is the same in every lane (a constant or an unwritten
- * parameter), so the count is one scalar and the loop a vector shift;
- * shifts by a count per element have no SSE2 form. */
-#define SHCOUNT(S) ((unsigned)(REG(u##S, ip->b)[0] & (BITS(S) - 1)))
-#define H_SHL(S)                                                            \
-    if (ip->imm) {                                                          \
-        const unsigned s_ = SHCOUNT(S);                                     \
-        EW1(u##S, u##S, (a##S)x << s_)                                      \
-    } else                                                                  \
-        EW2(u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
+/* A row-uniform count (a constant or parameter: EW2's held y) is one
+ * scalar per row, so the loop is a vector shift by it; shifts by a count
+ * per element have no SSE2 form. */
+#define H_SHL(S) EW2(u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
 /* >> of a negative value is implementation-defined, not undefined: gcc
  * and clang shift arithmetically, which is what SHR_I* means. */
-#define H_SHR(S)                                                            \
-    if (ip->imm) {                                                          \
-        const unsigned s_ = SHCOUNT(S);                                     \
-        EW1(o##S, t##S, x >> s_)                                            \
-    } else                                                                  \
-        EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
+#define H_SHR(S) EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
 
-/* Comparisons: tv is 1 for scalars, all ones for vectors. */
+/* Comparisons: tv is 1 for scalars, all ones for vectors. VM_TALLY (a
+ * scalar one that a branch reads next): the lanes made true are counted
+ * too, in the same pass, so that the branch need not scan them again
+ * (COND); b row-uniform or not, as EW2. */
+/* (the decoder sets VM_TALLY only with W = 64: one row of 64 lanes) */
+#define TALLY_LOOP(S, E, PRE, Y)                                            \
+    {                                                                       \
+        PRE                                                                 \
+        IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) {                      \
+            const t##S x = a_[i], y = Y;                                    \
+            const bool e_ = (E);                                            \
+            n_ += e_;                                                       \
+            o_[i] = e_ ? tv : 0;                                            \
+        }                                                                   \
+    }
+#define CMP_TALLY(S, E)                                                     \
+    {                                                                       \
+        u##S *o_ = OUTP;                                                    \
+        const t##S *a_ = REG(const t##S, ip->a);                            \
+        const t##S *b_ = REG(const t##S, ip->b);                            \
+        const uint32_t cnt = VM_MAXW;                                       \
+        uint32_t n_ = 0;                                                    \
+        if (ip->uni & VM_UNI_B) {                                           \
+            TALLY_LOOP(S, E, const t##S yb_ = b_[0];, yb_)                  \
+        } else {                                                            \
+            TALLY_LOOP(S, E, , b_[i])                                       \
+        }                                                                   \
+        w->tally = n_;                                                      \
+        FINISH(u##S)                                                        \
+    }
 #define CMP(S, E)                                                           \
     {                                                                       \
         const u##S tv = (u##S)ip->imm;                                      \
-        EW2(u##S, t##S, (E) ? tv : 0)                                       \
+        if (ip->uni & VM_TALLY)                                             \
+            CMP_TALLY(S, E)                                                 \
+        else                                                                \
+            EW2(u##S, t##S, (E) ? tv : 0)                                   \
     }
 #define H_EQ(S) CMP(S, WID(S, x) == WID(S, y))
 #define H_NE(S) CMP(S, WID(S, x) != WID(S, y))
@@ -677,6 +738,16 @@ typedef uint64_t MAY_ALIAS ua64;
                      << g;                                                  \
         }                                                                   \
     }
+/* v = the lanes whose c is not zero, from the comparison's count when it
+ * made c just before (VM_TALLIED): none, or all W, or NONZERO's scan. */
+#define COND(S, v)                                                          \
+    {                                                                       \
+        const uint32_t n_ = w->tally;                                       \
+        if (!(ip->uni & VM_TALLIED) || (n_ != 0 && n_ != W))                \
+            NONZERO(S, v)                                                   \
+        else if (n_)                                                        \
+            v |= W == VM_MAXW ? UINT64_MAX : (UINT64_C(1) << W) - 1;        \
+    }
 /* Lanes that leave the innermost loop (break or continue) leave the IF
  * blocks inside it too. */
 #define LEAVE_IFS(m)                                                        \
@@ -685,17 +756,37 @@ typedef uint64_t MAY_ALIAS ua64;
         while (!w->stack[i_ - 1].loop)                                      \
             w->stack[--i_].join &= ~(m);                                    \
     }
+/* Pushes a frame. Its other half goes through OPAQUE: built whole as the
+ * vector {exec, exec} (an IF that no lane takes), GCC moved the making of
+ * that vector into the dispatch code all handlers share, which then no
+ * handler could copy into its own tail: one indirect jump for all of them,
+ * harder to predict (loop ran 4% slower; bench/README.md). */
+#if defined(__GNUC__)
+#define OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define OPAQUE(x) (void)(x)
+#endif
+#define PUSH(JOIN, OTHER, TARGET, LOOP)                                     \
+    {                                                                       \
+        vm_frame *p_ = &w->stack[w->sp++];                                  \
+        uint64_t o_ = (OTHER);                                              \
+        OPAQUE(o_);                                                         \
+        p_->join = (JOIN);                                                  \
+        p_->other = o_;                                                     \
+        p_->target = (TARGET);                                              \
+        p_->loop = (LOOP);                                                  \
+    }
 /* IF: imm says whether j is an ELSE. With no lane taking the branch and no
  * ELSE, nothing is pushed and execution goes past the ENDIF. */
 #define H_IF(S)                                                             \
     {                                                                       \
         uint64_t t_ = 0;                                                    \
-        NONZERO(S, t_)                                                      \
+        COND(S, t_)                                                         \
         t_ &= exec;                                                         \
         if (t_ == 0 && !ip->imm) {                                          \
             ip = ins + ip->j + 1;                                           \
         } else {                                                            \
-            w->stack[w->sp++] = (vm_frame){exec, exec & ~t_, ip->j, 0};     \
+            PUSH(exec, exec & ~t_, ip->j, 0)                                \
             if (t_ == 0) {                                                  \
                 exec = 0;                                                   \
                 ip = ins + ip->j;                                           \
@@ -733,7 +824,7 @@ typedef uint64_t MAY_ALIAS ua64;
     }
 #define H_LOOP(S)                                                           \
     {                                                                       \
-        w->stack[w->sp++] = (vm_frame){exec, 0, ip->j, 1};                  \
+        PUSH(exec, 0, ip->j, 1)                                             \
         ip++;                                                               \
         vmbreak;                                                            \
     }
@@ -758,7 +849,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_BRKIF(S)                                                          \
     {                                                                       \
         uint64_t b_ = 0;                                                    \
-        NONZERO(S, b_)                                                      \
+        COND(S, b_)                                                         \
         b_ = (ip->flags & BC_F_NOT ? ~b_ : b_) & exec;                      \
         ip++;                                                               \
         if (b_) {                                                           \
@@ -804,7 +895,7 @@ typedef uint64_t MAY_ALIAS ua64;
  * above it. */
 #define H_BLOCK(S)                                                          \
     {                                                                       \
-        w->stack[w->sp++] = (vm_frame){exec, 0, ip->j, 0};                  \
+        PUSH(exec, 0, ip->j, 0)                                             \
         ip++;                                                               \
         vmbreak;                                                            \
     }
@@ -824,7 +915,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_BRKTOIF(S)                                                        \
     {                                                                       \
         uint64_t b_ = 0;                                                    \
-        NONZERO(S, b_)                                                      \
+        COND(S, b_)                                                         \
         b_ = (ip->flags & BC_F_NOT ? ~b_ : b_) & exec;                      \
         uint64_t k_ = ip->imm;                                              \
         ip++;                                                               \

@@ -38,7 +38,8 @@ static inline int32_t vm_f2i_sat_rte(float x)
 }
 
 /* The dispatch loop for this host (the best instruction-set level it has;
- * CLVM_ISA=base forces the baseline), and with computed goto its label
+ * CLVM_ISA=base forces the baseline, avx2 caps it, avx512 takes AVX-512
+ * wherever the host has it), and with computed goto its label
  * table, indexed by vm_ins.op (*tab is NULL for the switch). */
 vm_runfn vm_interp_pick(const void *const **tab);
 

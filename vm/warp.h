@@ -108,6 +108,13 @@ static inline enum prof_fuse vm_fuse_shape(unsigned base)
     return base == BCB_CMAD ? PF_EXPR : base == BCB_XMAD ? PF_STMT : PF_MAD;
 }
 
+/* vm_ins.uni: which of the operands a, b, c are row-uniform; and for a
+ * scalar comparison whose result the next instruction (IF, BRKIF,
+ * BRKTOIF) branches on, VM_TALLY: it counts the lanes it makes true into
+ * vm_warp.tally, and on that branch VM_TALLIED: the count is its c's. */
+enum { VM_UNI_A = 1, VM_UNI_B = 2, VM_UNI_C = 4, VM_TALLY = 8,
+       VM_TALLIED = 16 };
+
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
     const void *label;     /* computed-goto target (unused by the switch) */
@@ -119,9 +126,12 @@ typedef struct {
                               can raise a note (vm_note_quiet); a CVT's
                               conversion is then in j */
     uint8_t es;            /* element size of the destination (CVT) */
-    uint8_t uni;           /* memory ops, PADD: the pointer register is
-                              never written, so it is the same in every
-                              lane for the whole run (mem_row) */
+    uint8_t uni;           /* VM_UNI_* bits: the source registers that
+                              are never written, so that each of their
+                              rows holds one value in every lane for the
+                              whole run (the elementwise handlers read it
+                              once per row); memory ops, PADD: VM_UNI_A,
+                              the pointer register (mem_row) */
     uint32_t pc;           /* word index in the bytecode, for messages */
     uint32_t cnt;          /* elements an elementwise op touches: rows * W */
     uint32_t d, a, b, c;   /* register byte offsets; memory ops: d the
@@ -132,7 +142,7 @@ typedef struct {
     uint64_t stride;       /* memory ops, PADD: bytes per index step */
     uint64_t imm;          /* SWZ/SWW indices; comparison true value; SELECT
                               deciding bits; work-item dimension; AS types;
-                              SHL/SHR: one count for every lane and component; IF: j is an ELSE */
+                              IF: j is an ELSE */
     cv_fn cv;              /* CVT */
     vm_widen widen;        /* memory ops, PADD: the index loader */
 } vm_ins;
@@ -272,6 +282,8 @@ struct vm_warp {
     unsigned notes;        /* OR of the enum note bits XOP_NOTE
                               instructions raised since someone cleared it
                               (the debugger, around a step) */
+    uint32_t tally;        /* VM_TALLY: of the W lanes the comparison
+                              computed, those it made true */
     uint32_t note_ip;      /* the instruction (index into P->ins) that
                               raised one last */
 };
