@@ -509,6 +509,32 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
     return 0;
 }
 
+/* vm_note_quiet, with the signed 32-bit adds and subtracts of a full-
+ * width warp (index arithmetic: the strict profile's commonest check)
+ * checked here, inline in each dispatch loop and so vectorised for its
+ * instruction set, in rows of constant trip count. */
+static inline ALWAYS_INLINE bool note_quiet(const vm_ins *ip,
+                                            const uint8_t *R)
+{
+    const unsigned base = bc_ops[ip->note_op].base;
+    const uint32_t cnt = ip->cnt;
+    if (ip->es != 4 || !(ip->flags & BC_F_SIGNED) || (cnt & (VM_MAXW - 1)) ||
+        (base != BCB_ADD && base != BCB_SUB))
+        return vm_note_quiet(ip, R);
+    const ua32 *a = (const ua32 *)(R + ip->a), *b = (const ua32 *)(R + ip->b);
+    uint32_t bad = 0;
+    if (base == BCB_ADD) {
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, a += VM_MAXW, b += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                bad |= VM_ADD_OVF(a[i], b[i]);
+    } else {
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, a += VM_MAXW, b += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                bad |= VM_SUB_OVF(a[i], b[i]);
+    }
+    return !(bad >> 31);
+}
+
 /* ------------------------------------------------------------------ */
 /* The dispatch loops                                                  */
 

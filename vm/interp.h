@@ -71,6 +71,13 @@ static inline uint64_t vm_reg_uint(const uint8_t *p, unsigned size)
     }
 }
 
+/* Signed overflow of an add or subtract of two's complement words x, y
+ * (unsigned, of any size): the result's sign bit is set in these where
+ * the sum's sign differs from both addends', or the operands' signs
+ * differ and the difference's differs from the first's. */
+#define VM_ADD_OVF(x, y) ((((x) + (y)) ^ (x)) & (((x) + (y)) ^ (y)))
+#define VM_SUB_OVF(x, y) (((x) ^ (y)) & ((x) ^ ((x) - (y))))
+
 /* An XOP_NOTE instruction none of whose elements (in R) can hit an
  * implementation-defined case: its own handler gives the same bits under
  * every profile, with no note (quiet.c). */

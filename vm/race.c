@@ -400,11 +400,9 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
     return bytes_access(c, s, g, mask);
 }
 
-/* c's access of the bytes of mask of granule g (record s): in the common
- * cases (the first access, c's own again, another read of a pair's bytes
- * that leaves its records as they are) a few compares. */
-static inline int granule(const acc *c, vm_gran *s, uint64_t g,
-                          uint32_t mask)
+/* granule() once pair_quick has said no. */
+static inline int granule_rest(const acc *c, vm_gran *s, uint64_t g,
+                               uint32_t mask)
 {
     if (s->item == c->item && s->ep == c->ep &&
         !((c->info | s->info) >> 31)) {   /* (not a pair in place) */
@@ -426,8 +424,6 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
     } else if (!s->item && !(c->info >> 31)) {
         *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
         return 0;
-    } else if (pair_quick(c, quick_of(c), s, c->item, mask)) {
-        return 0;   /* (what byte_access would do: nothing) */
     } else if (!(c->info & (G_WRITE | 1u << 31)) && s->item < PAIR &&
                s->info == c->info + (mask << 1) && s->ep == c->ep &&
                s->item - c->item + 3 < 7 && s->item != c->item &&
@@ -438,6 +434,19 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
         return 0;
     }
     return granule_slow(c, s, g, mask);
+}
+
+/* c's access of the bytes of mask of granule g (record s): in the common
+ * cases (the first access, c's own again, another read of a pair's bytes
+ * that leaves its records as they are) a few compares. A pair is checked
+ * first: its item is PAIR or has G_PAIR set, so neither c's own nor an
+ * empty granule's case above could take it. */
+static inline int granule(const acc *c, vm_gran *s, uint64_t g,
+                          uint32_t mask)
+{
+    if (pair_quick(c, quick_of(c), s, c->item, mask))
+        return 0;   /* (what byte_access would do: nothing) */
+    return granule_rest(c, s, g, mask);
 }
 
 /* The record of block b: the item that made byte j (its quarter in the
@@ -683,6 +692,37 @@ static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
     return true;
 }
 
+/* The granules of lanes exec of c's dense access from lane 0 at a0, lane
+ * by lane, each block's looked up once: lane l's len = 1 << sh bytes
+ * are per granules (the bytes of lmask in each). Inlined with constants
+ * for the common 4-byte access (a granule a lane). */
+static inline __attribute__((always_inline)) int
+lane_granules(acc *c, quick q, uint64_t exec, uint64_t a0, uint32_t sh,
+              uint32_t per, uint32_t lmask)
+{
+    const uint32_t item0 = c->lo + c->w->base;
+    uint64_t k = UINT64_MAX;
+    vm_gran *gs = NULL;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
+        const uint64_t at0 = a0 + ((uint64_t)l << sh);
+        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
+            const uint64_t a = at0 + 4 * j, g = a / 4;
+            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
+                return nomem(c);
+            vm_gran *s = &gs[g % GPB];
+            const uint32_t mask = lmask << (a & 3);
+            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
+                continue;
+            c->lane = l, c->at = at0, c->item = item;
+            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
+            if (granule_rest(c, s, g, mask))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
  * blocks' part, the other lanes' one by one, their first bytes put in
  * at, c->lat): 0, or -1 with w->fault filled. */
@@ -702,30 +742,11 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     }
     for (uint32_t l = 0; c->write && l < VM_MAXW; l++)   /* (byte_before's) */
         at[l] = a0 + l * len;                            /* lane l's bytes */
-    /* the granules lane by lane, each block's looked up once */
-    const uint32_t sh = (uint32_t)__builtin_ctzll(len),
-                   lmask = len >= 4 ? 15 : (1u << len) - 1,
-                   item0 = c->lo + c->w->base, per = len < 4 ? 1 : len / 4;
-    uint64_t k = UINT64_MAX;
-    vm_gran *gs = NULL;
-    for (uint64_t m = exec; m; m &= m - 1) {
-        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
-        const uint64_t at0 = a0 + ((uint64_t)l << sh);
-        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
-            const uint64_t a = at0 + 4 * j, g = a / 4;
-            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
-                return nomem(c);
-            vm_gran *s = &gs[g % GPB];
-            const uint32_t mask = lmask << (a & 3);
-            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
-                continue;
-            c->lane = l, c->at = at0, c->item = item;
-            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
-            if (granule(c, s, g, mask))
-                return -1;
-        }
-    }
-    return 0;
+    if (len == 4)
+        return lane_granules(c, q, exec, a0, 2, 1, 15);
+    return lane_granules(c, q, exec, a0, (uint32_t)__builtin_ctzll(len),
+                         len < 4 ? 1 : (uint32_t)len / 4,
+                         len >= 4 ? 15 : (1u << len) - 1);
 }
 
 /* Built for AVX2 too, chosen when the program loads (as vm/quiet.c). */
