@@ -222,12 +222,13 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
 
 /* mem_check of an instruction whose pointer is the same in every lane
  * (vm_ins.uni) when every lane runs: the common p[i] with i a 32- or
- * 64-bit row index (lane l's is lane 0's + l) in a full warp is checked here, inline
- * in each dispatch loop and so vectorised for its instruction set (one
- * compare of the index row with 0, 1, 2, ...); anything else goes to
- * mem_check, which gives the same answer. */
-static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
-                                        uint8_t *R)
+ * 64-bit row index (lane l's is lane 0's + l) in a full warp is checked
+ * here (mem_row_at: true, w->mp[0] set, when it is such a row in bounds),
+ * inline in each dispatch loop and so vectorised for its instruction set
+ * (one compare of the index row with 0, 1, 2, ...); anything else goes
+ * to mem_check, which gives the same answer. */
+static inline ALWAYS_INLINE bool mem_row_at(vm_warp *w, const vm_ins *ip,
+                                            const uint8_t *R)
 {
     uint32_t b0 = 0;
     const bool i64 = ip->widen == widen_u64 || ip->widen == widen_i64,
@@ -263,10 +264,26 @@ static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
             stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
             span <= b->size - len && at <= b->size - len - span) {
             w->mp[0] = b->data + at;
-            return 2;
+            return true;
         }
     }
-    return mem_check(w, ip, w->all, R);
+    return false;
+}
+
+static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
+                                        uint8_t *R)
+{
+    return mem_row_at(w, ip, R) ? 2 : mem_check(w, ip, w->all, R);
+}
+
+/* XOP_RACE's check (vm_race_mem): a full warp's row that mem_row_at finds
+ * in bounds, its first byte in w->mp[0], goes to vm_race_row at once. */
+static inline ALWAYS_INLINE int race_check(vm_warp *w, const vm_ins *ip,
+                                           uint64_t exec, const uint8_t *R)
+{
+    if (ip->uni && exec == w->all && mem_row_at(w, ip, R))
+        return vm_race_row(w, ip, w->mp[0]);
+    return vm_race_mem(w, ip, exec);
 }
 
 /* get_global_id(0) of lane 0, if the warp's lanes have consecutive ones:

@@ -758,25 +758,48 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
 
 /* Do the n lanes' pointers (offsets at po, buffers at pb, as registers
  * hold them) all say one buffer and one offset, their indices idx[0],
- * idx[0] + 1, ...? */
+ * idx[0] + 1, ...? uni: the pointer register is never written, so the
+ * same in every lane (vm_ins.uni): the indices alone say. */
 static RACE_CLONES bool consecutive(const uint8_t *po, const uint8_t *pb,
-                                    const uint64_t *idx, uint32_t n)
+                                    const uint64_t *idx, uint32_t n,
+                                    bool uni)
 {
     uint64_t off[VM_MAXW], same = 0;
     uint32_t bid[VM_MAXW], sb = 0;
+    for (uint64_t l = 0; l < n; l++)
+        same |= idx[l] - idx[0] - l;
+    if (uni || same)
+        return !same;
     memcpy(off, po, 8 * (size_t)n);
     memcpy(bid, pb, 4 * (size_t)n);
     for (uint64_t l = 0; l < n; l++)
-        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+        same |= off[l] ^ off[0];
     for (uint32_t l = 0; l < n; l++)
         sb |= bid[l] ^ bid[0];
     return !(same | sb);
 }
 
+/* The whole warp's access of consecutive elements of buffer bid from
+ * byte at0 on, in bounds, checked at once, its lanes' first bytes left in
+ * at: 0, -1 with w->fault filled, or 1 if the access is not of the form
+ * the blocks take (elements a power of two up to a quarter, aligned to
+ * their size, one after another) or the buffer has no shadow. */
+static int warp_row(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
+                    uint64_t at0, uint64_t *at, int kind)
+{
+    const uint64_t len = I->len, n = w->lanes;
+    if (I->stride != len || (len & (len - 1)) || len > QUARTER || at0 % len)
+        return 1;
+    const vm_buf *b = &w->bufs[bid];
+    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
+        return 1;
+    setup(c, w, I, bid, kind);
+    return lanes_from(c, w->all, at0, at);
+}
+
 /* A whole warp's access of consecutive elements of one buffer with a
- * shadow, in bounds (as for p[get_global_id(0)]), checked at once, its
- * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
- * access is not of that form. */
+ * shadow, in bounds (as for p[get_global_id(0)]), checked at once:
+ * warp_row's, or 1 if the lanes do not make such a row. */
 static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
                       const uint64_t *idx, uint64_t *at, int kind)
 {
@@ -786,15 +809,35 @@ static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
     uint32_t bid[1];
     memcpy(&off0, po, 8);
     memcpy(bid, pb, 4);
-    const uint64_t len = I->len, at0 = off0 + idx[0] * I->stride;
-    if (I->stride != len || bid[0] >= w->P->nbufs || (len & (len - 1)) ||
-        len > QUARTER || at0 % len || !consecutive(po, pb, idx, n))
+    if (bid[0] >= w->P->nbufs || !consecutive(po, pb, idx, n, I->uni))
         return 1;
-    const vm_buf *b = &w->bufs[bid[0]];
-    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
-        return 1;
-    setup(c, w, I, bid[0], kind);
-    return lanes_from(c, w->all, at0, at);
+    return warp_row(c, w, I, bid[0], off0 + idx[0] * I->stride, at, kind);
+}
+
+/* The access kind of memory op I (VM_RACE_READ or _WRITE), and c set up
+ * for its lanes exec, whose first bytes go to at. */
+static int access_of(acc *c, const vm_ins *I, uint64_t exec, uint64_t *at)
+{
+    const unsigned base = bc_ops[I->note_op].base;
+    const bool write = base == BCB_ST || base == BCB_VSTORE ||
+                       base == BCB_VSTH || base == BCB_STP;
+    *c = (acc){0};
+    c->exec = exec, c->lat = at, c->len = I->len;
+    /* only ST and vstoreN store register bytes as they are */
+    c->regval = base == BCB_ST || base == BCB_VSTORE;
+    return write ? VM_RACE_WRITE : VM_RACE_READ;
+}
+
+int vm_race_row(vm_warp *w, const vm_ins *I, const uint8_t *p)
+{
+    const uint32_t bid =
+        (uint32_t)vm_reg_uint(w->R + I->a + 8 * (size_t)w->P->r.warp, 4);
+    uint64_t at[VM_MAXW];
+    acc c;
+    const int kind = access_of(&c, I, w->all, at);
+    const int rc = warp_row(&c, w, I, bid, (uint64_t)(p - w->bufs[bid].data),
+                            at, kind);
+    return rc <= 0 ? rc : vm_race_mem(w, I, w->all);
 }
 
 int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
@@ -802,17 +845,11 @@ int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
     const vm_prog *P = w->P;
     const uint32_t W = P->r.warp;
     const uint8_t *R = w->R;
-    const unsigned base = bc_ops[I->note_op].base;
-    const bool write = base == BCB_ST || base == BCB_VSTORE ||
-                       base == BCB_VSTH || base == BCB_STP;
     uint64_t idx[VM_MAXW], off[VM_MAXW], at[VM_MAXW];
     uint32_t bid[VM_MAXW];
     I->widen(idx, R + I->b, W);
-    acc c = {0};
-    c.exec = exec, c.lat = at, c.len = I->len;
-    /* only ST and vstoreN store register bytes as they are */
-    c.regval = base == BCB_ST || base == BCB_VSTORE;
-    const int kind = write ? VM_RACE_WRITE : VM_RACE_READ;
+    acc c;
+    const int kind = access_of(&c, I, exec, at);
     int rc = exec == w->all ? whole_warp(&c, w, I, idx, at, kind) : 1;
     if (rc <= 0)
         return rc;
