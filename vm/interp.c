@@ -526,21 +526,29 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
     return 0;
 }
 
-/* vm_note_quiet, with the signed 32-bit adds and subtracts of a full-
- * width warp (index arithmetic: the strict profile's commonest check)
- * checked here, inline in each dispatch loop and so vectorised for its
- * instruction set, in rows of constant trip count. */
+/* vm_note_quiet, with the signed 32-bit adds, subtracts and multiplies
+ * of a full-width warp (index arithmetic: the strict profile's commonest
+ * checks) checked here, inline in each dispatch loop and so vectorised
+ * for its instruction set, in rows of constant trip count. A product is
+ * exact in 64 bits and fits when p + 2^31 is below 2^32 (as quiet.c). */
 static inline ALWAYS_INLINE bool note_quiet(const vm_ins *ip,
                                             const uint8_t *R)
 {
     const unsigned base = bc_ops[ip->note_op].base;
     const uint32_t cnt = ip->cnt;
     if (ip->es != 4 || !(ip->flags & BC_F_SIGNED) || (cnt & (VM_MAXW - 1)) ||
-        (base != BCB_ADD && base != BCB_SUB))
+        (base != BCB_ADD && base != BCB_SUB && base != BCB_MUL))
         return vm_note_quiet(ip, R);
     const ua32 *a = (const ua32 *)(R + ip->a), *b = (const ua32 *)(R + ip->b);
     uint32_t bad = 0;
-    if (base == BCB_ADD) {
+    if (base == BCB_MUL) {
+        const sa32 *x = (const sa32 *)a, *y = (const sa32 *)b;
+        uint64_t big = 0;
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, x += VM_MAXW, y += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                big |= (uint64_t)((int64_t)x[i] * y[i]) + (1ull << 31);
+        return !(big >> 32);
+    } else if (base == BCB_ADD) {
         for (uint32_t r = 0; r < cnt; r += VM_MAXW, a += VM_MAXW, b += VM_MAXW)
             IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
                 bad |= VM_ADD_OVF(a[i], b[i]);
