@@ -220,6 +220,25 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
     return dense ? 2 : 1;
 }
 
+/* Whether a row from index i0 (si 0: the lanes' indices are i0, i0 + 1,
+ * ...) of buffer b0 is aligned and in bounds; then w->mp[0] is set. */
+static inline ALWAYS_INLINE bool row_fits(vm_warp *w, const vm_ins *ip,
+                                          const uint8_t *R, uint32_t b0,
+                                          uint64_t i0, uint64_t si)
+{
+    const uint64_t stride = ip->stride, len = ip->len,
+                   span = (VM_MAXW - 1) * stride;
+    const vm_buf *b = &w->bufs[b0];
+    const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
+    if (!si && !(at & (ip->align - 1)) &&
+        stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+        span <= b->size - len && at <= b->size - len - span) {
+        w->mp[0] = b->data + at;
+        return true;
+    }
+    return false;
+}
+
 /* mem_check of an instruction whose pointer is the same in every lane
  * (vm_ins.uni) when every lane runs: the common p[i] with i a 32- or
  * 64-bit row index (lane l's is lane 0's + l) in a full warp is checked
@@ -231,41 +250,30 @@ static inline ALWAYS_INLINE bool mem_row_at(vm_warp *w, const vm_ins *ip,
                                             const uint8_t *R)
 {
     uint32_t b0 = 0;
-    const bool i64 = ip->widen == widen_u64 || ip->widen == widen_i64,
-               i32 = ip->widen == widen_u32 || ip->widen == widen_i32;
-    if (w->lanes == VM_MAXW &&   /* (then W is 64) */
-        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) < w->P->nbufs &&
-        !w->bufs[b0].lstride && (i64 || i32)) {
-        const uint64_t stride = ip->stride, len = ip->len,
-                       span = (VM_MAXW - 1) * stride;
-        uint64_t i0, si = 0;
-        if (i64) {
-            const ua64 *idx = (const ua64 *)(R + ip->b);
-            i0 = idx[0];
-            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
-                si |= idx[l] - i0 - l;
-        } else {
-            /* a 32-bit row: lane l's is lane 0's + l in 32 bits, and lane
-             * 0's at most 63 below the type's largest (no wrap; for int,
-             * not negative), so the widened ones are too */
-            const ua32 *idx = (const ua32 *)(R + ip->b);
-            const uint32_t u0 = idx[0];
-            uint32_t s32 = 0;
-            IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
-                s32 |= idx[l] - u0 - l;
-            const bool sgn = ip->widen == widen_i32;
-            si = s32 | (u0 > (sgn ? (uint32_t)INT32_MAX : UINT32_MAX) -
-                                  (VM_MAXW - 1));
-            i0 = u0;   /* (its own widening, as si is 0 only then) */
-        }
-        const vm_buf *b = &w->bufs[b0];
-        const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
-        if (!si && !(at & (ip->align - 1)) &&
-            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
-            span <= b->size - len && at <= b->size - len - span) {
-            w->mp[0] = b->data + at;
-            return true;
-        }
+    if (w->lanes != VM_MAXW ||   /* (else W is 64) */
+        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) >= w->P->nbufs ||
+        w->bufs[b0].lstride)
+        return false;
+    if (ip->widen == widen_u64 || ip->widen == widen_i64) {
+        const ua64 *idx = (const ua64 *)(R + ip->b);
+        const uint64_t i0 = idx[0];
+        uint64_t si = 0;
+        IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+            si |= idx[l] - i0 - l;
+        return row_fits(w, ip, R, b0, i0, si);
+    }
+    if (ip->widen == widen_u32 || ip->widen == widen_i32) {
+        /* lane l's is lane 0's + l in 32 bits, and lane 0's at most 63
+         * below the type's largest (no wrap; for int, not negative), so
+         * the widened ones are too, and lane 0's is its own widening */
+        const ua32 *idx = (const ua32 *)(R + ip->b);
+        const uint32_t i0 = idx[0],
+                       top = ip->widen == widen_i32 ? (uint32_t)INT32_MAX
+                                                    : UINT32_MAX;
+        uint32_t si = 0;
+        IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+            si |= idx[l] - i0 - l;
+        return row_fits(w, ip, R, b0, i0, si | (i0 > top - (VM_MAXW - 1)));
     }
     return false;
 }
