@@ -693,46 +693,62 @@ static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
 }
 
 /* The lanes of exec (a plain read of global memory: c's dense 4-byte
- * access from lane 0 at a0) whose granule a read leaves as it is, as
- * pair_quick would say for each, where it is a pair in place of all its
- * bytes by two other work-items of c's group in c's interval (the
- * stencil's third read of what two of its neighbours read): found with
- * no branch per granule; none where the first granule of a block is not
- * such a pair (there the lanes go one by one at once). */
-static uint64_t inplace_lanes(const acc *c, quick q, uint64_t exec,
-                              uint64_t a0)
+ * access from lane 0 at a0, a granule a lane) whose granules take the
+ * read at once, found and done with no branch per granule: a pair in
+ * place of all its bytes by two other work-items of c's group in c's
+ * interval, which the read leaves as it is (pair_quick); one other
+ * work-item's read of all its bytes by this instruction in this
+ * interval, at most 3 away, which becomes such a pair (granule_rest's
+ * pair in place); an empty one, which becomes c's (granule_rest's second
+ * case; pair_quick and the first cannot take it). A stencil's reads of
+ * what a neighbour read, or none. A block whose first granule in the run
+ * is none of these is skipped (its lanes go one by one). */
+static uint64_t quick_lanes(const acc *c, quick q, uint64_t exec,
+                            uint64_t a0)
 {
     if (!q.read || q.local || !exec)
         return 0;
     const uint32_t item0 = c->lo + c->w->base,
                    l0 = (uint32_t)__builtin_ctzll(exec),
-                   l1 = 64 - (uint32_t)__builtin_clzll(exec);
-    uint64_t keep = 0;
+                   l1 = 64 - (uint32_t)__builtin_clzll(exec),
+                   one = c->info + (15u << 1);   /* a one-owner read's */
+    uint64_t done = 0;
     for (uint64_t g = a0 / 4 + l0, gb = a0 / 4 + l1; g < gb;) {
-        const vm_gran *b = &c->b->shadow[g / GPB];
+        vm_gran *b = &c->b->shadow[g / GPB];
         const uint64_t end = (g / GPB + 1) * GPB < gb ? (g / GPB + 1) * GPB
                                                      : gb;
-        if (!(b->info & B_SPLIT)) {
+        const vm_gran *f = b->info & B_SPLIT ? &c->pool->g[b->ep][g % GPB]
+                                             : NULL;
+        if (!f || f->item == PAIR ||
+            !((f->info & G_PAIR) || f->info == one || !f->item)) {
             g = end;
             continue;
         }
-        const vm_gran *gs = c->pool->g[b->ep];
-        if (!(gs[g % GPB].info & G_PAIR) || gs[g % GPB].item == PAIR) {
-            g = end;
-            continue;
-        }
+        vm_gran *gs = c->pool->g[b->ep];
+        uint64_t made = 0;
         for (; g < end; g++) {
-            const vm_gran *s = &gs[g % GPB];
+            vm_gran *s = &gs[g % GPB];
             const uint32_t l = (uint32_t)(g - a0 / 4), item = item0 + l,
                            x = s->item, o = inplace_other(s);
-            const bool ok = (s->info & G_PAIR) && x != PAIR &&
-                            (s->info >> 1 & 15) == 15 && s->ep == q.ep &&
-                            x - q.lo < q.gs && o - q.lo < q.gs &&
-                            x != item && o != item;
-            keep |= (uint64_t)ok << l;
+            const bool in = exec >> l & 1,
+                       keep = (s->info & G_PAIR) && x != PAIR &&
+                              (s->info >> 1 & 15) == 15 && s->ep == q.ep &&
+                              x - q.lo < q.gs && o - q.lo < q.gs &&
+                              x != item && o != item,
+                       mk = in && x && x < PAIR && s->info == one &&
+                              s->ep == c->ep && x - item + 3 < 7 &&
+                              x != item,
+                       fresh = in && !x && !(s->info & G_PAIR);
+            s->info |= mk ? G_PAIR | (item - x + 4) << 28 : 0;
+            if (fresh)
+                *s = (vm_gran){item, c->ep, one};
+            made |= (uint64_t)(mk | fresh) << l;
+            done |= (uint64_t)(keep | mk | fresh) << l;
         }
+        if (made)
+            b->item = 0;   /* (pairs_before's summary) */
     }
-    return keep & exec;
+    return done & exec;
 }
 
 /* The granules of lanes exec of c's dense access from lane 0 at a0, lane
@@ -786,7 +802,7 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     for (uint32_t l = 0; c->write && l < VM_MAXW; l++)   /* (byte_before's) */
         at[l] = a0 + l * len;                            /* lane l's bytes */
     if (len == 4)
-        return lane_granules(c, q, exec & ~inplace_lanes(c, q, exec, a0), a0,
+        return lane_granules(c, q, exec & ~quick_lanes(c, q, exec, a0), a0,
                              2, 1, 15);
     return lane_granules(c, q, exec, a0, (uint32_t)__builtin_ctzll(len),
                          len < 4 ? 1 : (uint32_t)len / 4,
