@@ -389,7 +389,8 @@ static void decode_mem(const vm_prog *p, vm_ins *I, unsigned base,
 }
 
 /* CVT: stdlib's conversion, or one of the loops the handler runs inline
- * ((float)x of a 32-bit integer rounds to nearest, as stdlib). */
+ * ((float)x of a 32-bit integer rounds to nearest, as stdlib; integers
+ * without _sat: vm/cvtint.h). */
 static void decode_cvt(vm_ins *I, uint32_t t)
 {
     enum ty_scalar ds = (enum ty_scalar)BC_CVT_DST(t),
@@ -398,6 +399,10 @@ static void decode_cvt(vm_ins *I, uint32_t t)
     I->cv = cv_lookup(ds, ss, BC_CVT_SAT(t), (enum rnd)BC_CVT_RND(t));
     assert(I->cv);
     I->es = (uint8_t)ty_scalar_size(ds);
+    if (!ty_is_float(ds) && !ty_is_float(ss) && !BC_CVT_SAT(t)) {
+        I->imm = vm_cvt_int_code(I->es, ty_scalar_size(ss), ty_is_signed(ss));
+        return;
+    }
     I->imm = ds == TY_INT && ss == TY_FLOAT && BC_CVT_SAT(t) && rte
                  ? VM_CVT_I32_F32_SAT_RTE
              : ds == TY_FLOAT && ss == TY_UINT && rte ? VM_CVT_F32_U32

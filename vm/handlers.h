@@ -31,6 +31,7 @@
 #include "stdlib/half.h"
 #include "stdlib/libm.h"
 #include "stdlib/mathfn.h"
+#include "vm/cvtint.h"
 #include "vm/interp.h"
 
 #if defined(__GNUC__)
@@ -308,6 +309,9 @@ typedef uint64_t MAY_ALIAS ua64;
             CVT_INLINE(t_F32, ua32, (float)x)                               \
         } else if (exec == all && ip->imm == VM_CVT_F32_I32) {              \
             CVT_INLINE(t_F32, sa32, (float)x)                               \
+        } else if (exec == all && ip->imm >= VM_CVT_INT) {                  \
+            vm_cvt_int(R + ip->d, R + ip->a, cnt,                           \
+                       (unsigned)(ip->imm - VM_CVT_INT));                   \
         } else if (exec == all && ip->d != ip->a) {                         \
             ip->cv(R + ip->d, R + ip->a, cnt);                              \
         } else {                                                            \

@@ -220,36 +220,78 @@ static int mem_check(vm_warp *w, const vm_ins *ip, uint64_t exec,
     return dense ? 2 : 1;
 }
 
+/* Whether a row from index i0 (si 0: the lanes' indices are i0, i0 + 1,
+ * ...) of buffer b0 is aligned and in bounds; then w->mp[0] is set. */
+static inline ALWAYS_INLINE bool row_fits(vm_warp *w, const vm_ins *ip,
+                                          const uint8_t *R, uint32_t b0,
+                                          uint64_t i0, uint64_t si)
+{
+    const uint64_t stride = ip->stride, len = ip->len,
+                   span = (VM_MAXW - 1) * stride;
+    const vm_buf *b = &w->bufs[b0];
+    const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
+    if (!si && !(at & (ip->align - 1)) &&
+        stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
+        span <= b->size - len && at <= b->size - len - span) {
+        w->mp[0] = b->data + at;
+        return true;
+    }
+    return false;
+}
+
 /* mem_check of an instruction whose pointer is the same in every lane
- * (vm_ins.uni) when every lane runs: the common p[i] with i a 64-bit row
- * index (lane l's is lane 0's + l) in a full warp is checked here, inline
- * in each dispatch loop and so vectorised for its instruction set (one
- * compare of the index row with 0, 1, 2, ...); anything else goes to
- * mem_check, which gives the same answer. */
-static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
-                                        uint8_t *R)
+ * (vm_ins.uni) when every lane runs: the common p[i] with i a 32- or
+ * 64-bit row index (lane l's is lane 0's + l) in a full warp is checked
+ * here (mem_row_at: true, w->mp[0] set, when it is such a row in bounds),
+ * inline in each dispatch loop and so vectorised for its instruction set
+ * (one compare of the index row with 0, 1, 2, ...); anything else goes
+ * to mem_check, which gives the same answer. */
+static inline ALWAYS_INLINE bool mem_row_at(vm_warp *w, const vm_ins *ip,
+                                            const uint8_t *R)
 {
     uint32_t b0 = 0;
-    if (w->lanes == VM_MAXW &&   /* (then W is 64) */
-        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) < w->P->nbufs &&
-        !w->bufs[b0].lstride &&
-        (ip->widen == widen_u64 || ip->widen == widen_i64)) {
+    if (w->lanes != VM_MAXW ||   /* (else W is 64) */
+        (b0 = *(const ua32 *)(R + ip->a + 8 * VM_MAXW)) >= w->P->nbufs ||
+        w->bufs[b0].lstride)
+        return false;
+    if (ip->widen == widen_u64 || ip->widen == widen_i64) {
         const ua64 *idx = (const ua64 *)(R + ip->b);
-        const uint64_t i0 = idx[0], stride = ip->stride, len = ip->len,
-                       span = (VM_MAXW - 1) * stride;
+        const uint64_t i0 = idx[0];
         uint64_t si = 0;
         IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
             si |= idx[l] - i0 - l;
-        const vm_buf *b = &w->bufs[b0];
-        const uint64_t at = *(const ua64 *)(R + ip->a) + i0 * stride;
-        if (!si && !(at & (ip->align - 1)) &&
-            stride <= UINT64_MAX / VM_MAXW && len <= b->size &&
-            span <= b->size - len && at <= b->size - len - span) {
-            w->mp[0] = b->data + at;
-            return 2;
-        }
+        return row_fits(w, ip, R, b0, i0, si);
     }
-    return mem_check(w, ip, w->all, R);
+    if (ip->widen == widen_u32 || ip->widen == widen_i32) {
+        /* lane l's is lane 0's + l in 32 bits, and lane 0's at most 63
+         * below the type's largest (no wrap; for int, not negative), so
+         * the widened ones are too, and lane 0's is its own widening */
+        const ua32 *idx = (const ua32 *)(R + ip->b);
+        const uint32_t i0 = idx[0],
+                       top = ip->widen == widen_i32 ? (uint32_t)INT32_MAX
+                                                    : UINT32_MAX;
+        uint32_t si = 0;
+        IVDEP for (uint32_t l = 0; l < VM_MAXW; l++)
+            si |= idx[l] - i0 - l;
+        return row_fits(w, ip, R, b0, i0, si | (i0 > top - (VM_MAXW - 1)));
+    }
+    return false;
+}
+
+static inline ALWAYS_INLINE int mem_row(vm_warp *w, const vm_ins *ip,
+                                        uint8_t *R)
+{
+    return mem_row_at(w, ip, R) ? 2 : mem_check(w, ip, w->all, R);
+}
+
+/* XOP_RACE's check (vm_race_mem): a full warp's row that mem_row_at finds
+ * in bounds, its first byte in w->mp[0], goes to vm_race_row at once. */
+static inline ALWAYS_INLINE int race_check(vm_warp *w, const vm_ins *ip,
+                                           uint64_t exec, const uint8_t *R)
+{
+    if (ip->uni && exec == w->all && mem_row_at(w, ip, R))
+        return vm_race_row(w, ip, w->mp[0]);
+    return vm_race_mem(w, ip, exec);
 }
 
 /* get_global_id(0) of lane 0, if the warp's lanes have consecutive ones:
@@ -490,6 +532,40 @@ static NOINLINE int noted(vm_warp *w, const vm_ins *ip, uint64_t exec,
             memcpy(R + ip->d + ((size_t)r * W + l) * des,
                    out + ((size_t)r * W + l) * des, des);
     return 0;
+}
+
+/* vm_note_quiet, with the signed 32-bit adds, subtracts and multiplies
+ * of a full-width warp (index arithmetic: the strict profile's commonest
+ * checks) checked here, inline in each dispatch loop and so vectorised
+ * for its instruction set, in rows of constant trip count. A product is
+ * exact in 64 bits and fits when p + 2^31 is below 2^32 (as quiet.c). */
+static inline ALWAYS_INLINE bool note_quiet(const vm_ins *ip,
+                                            const uint8_t *R)
+{
+    const unsigned base = bc_ops[ip->note_op].base;
+    const uint32_t cnt = ip->cnt;
+    if (ip->es != 4 || !(ip->flags & BC_F_SIGNED) || (cnt & (VM_MAXW - 1)) ||
+        (base != BCB_ADD && base != BCB_SUB && base != BCB_MUL))
+        return vm_note_quiet(ip, R);
+    const ua32 *a = (const ua32 *)(R + ip->a), *b = (const ua32 *)(R + ip->b);
+    uint32_t bad = 0;
+    if (base == BCB_MUL) {
+        const sa32 *x = (const sa32 *)a, *y = (const sa32 *)b;
+        uint64_t big = 0;
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, x += VM_MAXW, y += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                big |= (uint64_t)((int64_t)x[i] * y[i]) + (1ull << 31);
+        return !(big >> 32);
+    } else if (base == BCB_ADD) {
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, a += VM_MAXW, b += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                bad |= VM_ADD_OVF(a[i], b[i]);
+    } else {
+        for (uint32_t r = 0; r < cnt; r += VM_MAXW, a += VM_MAXW, b += VM_MAXW)
+            IVDEP for (uint32_t i = 0; i < VM_MAXW; i++)
+                bad |= VM_SUB_OVF(a[i], b[i]);
+    }
+    return !(bad >> 31);
 }
 
 /* ------------------------------------------------------------------ */

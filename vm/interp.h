@@ -23,7 +23,20 @@
  * with branches): vm_ins.imm of a CVT. Each must equal stdlib's loop on
  * every input: vm_f2i_sat_rte was compared with it on all 2^32 floats; the
  * int -> float ones are C's own conversion, which is stdlib's for rte. */
-enum { VM_CVT_CALL, VM_CVT_I32_F32_SAT_RTE, VM_CVT_F32_U32, VM_CVT_F32_I32 };
+enum { VM_CVT_CALL, VM_CVT_I32_F32_SAT_RTE, VM_CVT_F32_U32, VM_CVT_F32_I32,
+       VM_CVT_INT = 8 };
+
+/* An integer -> integer conversion without _sat keeps the low bits of the
+ * source sign- or zero-extended, whatever the destination's signedness
+ * (stdlib's I2I wraps so): its vm_ins.imm is VM_CVT_INT plus this code
+ * (vm/cvtint.h runs it), from the sizes in bytes and the source's sign. */
+static inline unsigned vm_cvt_int_code(unsigned dbytes, unsigned sbytes,
+                                       bool ssigned)
+{
+    const unsigned dl = dbytes == 1 ? 0 : dbytes == 2 ? 1 : dbytes == 4 ? 2 : 3,
+                   sl = sbytes == 1 ? 0 : sbytes == 2 ? 1 : sbytes == 4 ? 2 : 3;
+    return VM_CVT_INT + dl * 8 + sl * 2 + ssigned;
+}
 
 /* convert_int_sat_rte(x) without branches or an out-of-range cast: clamp
  * to [-2^31, 2^31 - 128] (the largest float below 2^31), NaN to 0, round,
@@ -58,6 +71,13 @@ static inline uint64_t vm_reg_uint(const uint8_t *p, unsigned size)
     default: { uint64_t v; memcpy(&v, p, 8); return v; }
     }
 }
+
+/* Signed overflow of an add or subtract of two's complement words x, y
+ * (unsigned, of any size): the result's sign bit is set in these where
+ * the sum's sign differs from both addends', or the operands' signs
+ * differ and the difference's differs from the first's. */
+#define VM_ADD_OVF(x, y) ((((x) + (y)) ^ (x)) & (((x) + (y)) ^ (y)))
+#define VM_SUB_OVF(x, y) (((x) ^ (y)) & ((x) ^ ((x) - (y))))
 
 /* An XOP_NOTE instruction none of whose elements (in R) can hit an
  * implementation-defined case: its own handler gives the same bits under

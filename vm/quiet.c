@@ -66,9 +66,9 @@
 #define NARROW_OVF(ST, UT, WT, UW, TOP)                                     \
     switch (base) {                                                         \
     case BCB_ADD:                                                           \
-        OR2(UT, uint32_t, ((x + y) ^ x) & ((x + y) ^ y), 1u << (TOP))       \
+        OR2(UT, uint32_t, VM_ADD_OVF(x, y), 1u << (TOP))                         \
     case BCB_SUB:                                                           \
-        OR2(UT, uint32_t, (x ^ y) & (x ^ (x - y)), 1u << (TOP))             \
+        OR2(UT, uint32_t, VM_SUB_OVF(x, y), 1u << (TOP))                   \
     case BCB_MUL: MULFITS(ST, WT, UW, TOP)                                  \
     default: OR1(UT, uint32_t, (uint32_t)x & (0u - x), 1u << (TOP))         \
     }
@@ -82,8 +82,8 @@ QUIET_INLINE bool arith_quiet(const vm_ins *ip, const uint8_t *R,
     default: break;
     }
     switch (base) {
-    case BCB_ADD: OR2(ua64, uint64_t, (x ^ (x + y)) & (y ^ (x + y)), 1ull << 63)
-    case BCB_SUB: OR2(ua64, uint64_t, (x ^ y) & (x ^ (x - y)), 1ull << 63)
+    case BCB_ADD: OR2(ua64, uint64_t, VM_ADD_OVF(x, y), 1ull << 63)
+    case BCB_SUB: OR2(ua64, uint64_t, VM_SUB_OVF(x, y), 1ull << 63)
     case BCB_NEG: OR1(ua64, uint64_t, x & (0u - x), 1ull << 63)
     default: {
         const t_I64 *a_ = (const t_I64 *)(R + ip->a),

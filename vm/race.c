@@ -400,11 +400,9 @@ static NOINLINE_RACE int granule_slow(const acc *c, vm_gran *s, uint64_t g,
     return bytes_access(c, s, g, mask);
 }
 
-/* c's access of the bytes of mask of granule g (record s): in the common
- * cases (the first access, c's own again, another read of a pair's bytes
- * that leaves its records as they are) a few compares. */
-static inline int granule(const acc *c, vm_gran *s, uint64_t g,
-                          uint32_t mask)
+/* granule() once pair_quick has said no. */
+static inline int granule_rest(const acc *c, vm_gran *s, uint64_t g,
+                               uint32_t mask)
 {
     if (s->item == c->item && s->ep == c->ep &&
         !((c->info | s->info) >> 31)) {   /* (not a pair in place) */
@@ -426,8 +424,6 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
     } else if (!s->item && !(c->info >> 31)) {
         *s = (vm_gran){c->item, c->ep, c->info | mask << 1};
         return 0;
-    } else if (pair_quick(c, quick_of(c), s, c->item, mask)) {
-        return 0;   /* (what byte_access would do: nothing) */
     } else if (!(c->info & (G_WRITE | 1u << 31)) && s->item < PAIR &&
                s->info == c->info + (mask << 1) && s->ep == c->ep &&
                s->item - c->item + 3 < 7 && s->item != c->item &&
@@ -438,6 +434,19 @@ static inline int granule(const acc *c, vm_gran *s, uint64_t g,
         return 0;
     }
     return granule_slow(c, s, g, mask);
+}
+
+/* c's access of the bytes of mask of granule g (record s): in the common
+ * cases (the first access, c's own again, another read of a pair's bytes
+ * that leaves its records as they are) a few compares. A pair is checked
+ * first: its item is PAIR or has G_PAIR set, so neither c's own nor an
+ * empty granule's case above could take it. */
+static inline int granule(const acc *c, vm_gran *s, uint64_t g,
+                          uint32_t mask)
+{
+    if (pair_quick(c, quick_of(c), s, c->item, mask))
+        return 0;   /* (what byte_access would do: nothing) */
+    return granule_rest(c, s, g, mask);
 }
 
 /* The record of block b: the item that made byte j (its quarter in the
@@ -683,6 +692,96 @@ static bool pairs_before(const acc *c, uint64_t ga, uint64_t gb,
     return true;
 }
 
+/* The lanes of exec (a plain read of global memory: c's dense 4-byte
+ * access from lane 0 at a0, a granule a lane) whose granules take the
+ * read at once, found and done with no branch per granule: a pair in
+ * place of all its bytes by two other work-items of c's group in c's
+ * interval, which the read leaves as it is (pair_quick); one other
+ * work-item's read of all its bytes by this instruction in this
+ * interval, at most 3 away, which becomes such a pair (granule_rest's
+ * pair in place); an empty one, which becomes c's (granule_rest's second
+ * case; pair_quick and the first cannot take it). A stencil's reads of
+ * what a neighbour read, or none. A block whose first granule in the run
+ * is none of these is skipped (its lanes go one by one). */
+static uint64_t quick_lanes(const acc *c, quick q, uint64_t exec,
+                            uint64_t a0)
+{
+    if (!q.read || q.local || !exec)
+        return 0;
+    const uint32_t item0 = c->lo + c->w->base,
+                   l0 = (uint32_t)__builtin_ctzll(exec),
+                   l1 = 64 - (uint32_t)__builtin_clzll(exec),
+                   one = c->info + (15u << 1);   /* a one-owner read's */
+    uint64_t done = 0;
+    for (uint64_t g = a0 / 4 + l0, gb = a0 / 4 + l1; g < gb;) {
+        vm_gran *b = &c->b->shadow[g / GPB];
+        const uint64_t end = (g / GPB + 1) * GPB < gb ? (g / GPB + 1) * GPB
+                                                     : gb;
+        const vm_gran *f = b->info & B_SPLIT ? &c->pool->g[b->ep][g % GPB]
+                                             : NULL;
+        if (!f || f->item == PAIR ||
+            !((f->info & G_PAIR) || f->info == one || !f->item)) {
+            g = end;
+            continue;
+        }
+        vm_gran *gs = c->pool->g[b->ep];
+        uint64_t made = 0;
+        for (; g < end; g++) {
+            vm_gran *s = &gs[g % GPB];
+            const uint32_t l = (uint32_t)(g - a0 / 4), item = item0 + l,
+                           x = s->item, o = inplace_other(s);
+            const bool in = exec >> l & 1,
+                       keep = (s->info & G_PAIR) && x != PAIR &&
+                              (s->info >> 1 & 15) == 15 && s->ep == q.ep &&
+                              x - q.lo < q.gs && o - q.lo < q.gs &&
+                              x != item && o != item,
+                       mk = in && x && x < PAIR && s->info == one &&
+                              s->ep == c->ep && x - item + 3 < 7 &&
+                              x != item,
+                       fresh = in && !x && !(s->info & G_PAIR);
+            s->info |= mk ? G_PAIR | (item - x + 4) << 28 : 0;
+            if (fresh)
+                *s = (vm_gran){item, c->ep, one};
+            made |= (uint64_t)(mk | fresh) << l;
+            done |= (uint64_t)(keep | mk | fresh) << l;
+        }
+        if (made)
+            b->item = 0;   /* (pairs_before's summary) */
+    }
+    return done & exec;
+}
+
+/* The granules of lanes exec of c's dense access from lane 0 at a0, lane
+ * by lane, each block's looked up once: lane l's len = 1 << sh bytes
+ * are per granules (the bytes of lmask in each). Inlined with constants
+ * for the common 4-byte access (a granule a lane). */
+static inline __attribute__((always_inline)) int
+lane_granules(acc *c, quick q, uint64_t exec, uint64_t a0, uint32_t sh,
+              uint32_t per, uint32_t lmask)
+{
+    const uint32_t item0 = c->lo + c->w->base;
+    uint64_t k = UINT64_MAX;
+    vm_gran *gs = NULL;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
+        const uint64_t at0 = a0 + ((uint64_t)l << sh);
+        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
+            const uint64_t a = at0 + 4 * j, g = a / 4;
+            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
+                return nomem(c);
+            vm_gran *s = &gs[g % GPB];
+            const uint32_t mask = lmask << (a & 3);
+            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
+                continue;
+            c->lane = l, c->at = at0, c->item = item;
+            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
+            if (granule_rest(c, s, g, mask))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The lanes exec of c's dense access from lane 0 of the warp at a0 (the
  * blocks' part, the other lanes' one by one, their first bytes put in
  * at, c->lat): 0, or -1 with w->fault filled. */
@@ -702,30 +801,12 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
     }
     for (uint32_t l = 0; c->write && l < VM_MAXW; l++)   /* (byte_before's) */
         at[l] = a0 + l * len;                            /* lane l's bytes */
-    /* the granules lane by lane, each block's looked up once */
-    const uint32_t sh = (uint32_t)__builtin_ctzll(len),
-                   lmask = len >= 4 ? 15 : (1u << len) - 1,
-                   item0 = c->lo + c->w->base, per = len < 4 ? 1 : len / 4;
-    uint64_t k = UINT64_MAX;
-    vm_gran *gs = NULL;
-    for (uint64_t m = exec; m; m &= m - 1) {
-        const uint32_t l = (uint32_t)__builtin_ctzll(m), item = item0 + l;
-        const uint64_t at0 = a0 + ((uint64_t)l << sh);
-        for (uint32_t j = 0; j < per; j++) {   /* (len aligned) */
-            const uint64_t a = at0 + 4 * j, g = a / 4;
-            if (g / GPB != k && !(gs = block_granules(c, k = g / GPB)))
-                return nomem(c);
-            vm_gran *s = &gs[g % GPB];
-            const uint32_t mask = lmask << (a & 3);
-            if (pair_quick(c, q, s, item, mask))   /* (the common case) */
-                continue;
-            c->lane = l, c->at = at0, c->item = item;
-            c->b->shadow[k].item = 0;   /* (pairs_before's summary) */
-            if (granule(c, s, g, mask))
-                return -1;
-        }
-    }
-    return 0;
+    if (len == 4)
+        return lane_granules(c, q, exec & ~quick_lanes(c, q, exec, a0), a0,
+                             2, 1, 15);
+    return lane_granules(c, q, exec, a0, (uint32_t)__builtin_ctzll(len),
+                         len < 4 ? 1 : (uint32_t)len / 4,
+                         len >= 4 ? 15 : (1u << len) - 1);
 }
 
 /* Built for AVX2 too, chosen when the program loads (as vm/quiet.c). */
@@ -737,25 +818,48 @@ static int lanes_from(acc *c, uint64_t exec, uint64_t a0, uint64_t *at)
 
 /* Do the n lanes' pointers (offsets at po, buffers at pb, as registers
  * hold them) all say one buffer and one offset, their indices idx[0],
- * idx[0] + 1, ...? */
+ * idx[0] + 1, ...? uni: the pointer register is never written, so the
+ * same in every lane (vm_ins.uni): the indices alone say. */
 static RACE_CLONES bool consecutive(const uint8_t *po, const uint8_t *pb,
-                                    const uint64_t *idx, uint32_t n)
+                                    const uint64_t *idx, uint32_t n,
+                                    bool uni)
 {
     uint64_t off[VM_MAXW], same = 0;
     uint32_t bid[VM_MAXW], sb = 0;
+    for (uint64_t l = 0; l < n; l++)
+        same |= idx[l] - idx[0] - l;
+    if (uni || same)
+        return !same;
     memcpy(off, po, 8 * (size_t)n);
     memcpy(bid, pb, 4 * (size_t)n);
     for (uint64_t l = 0; l < n; l++)
-        same |= (off[l] ^ off[0]) | (idx[l] - idx[0] - l);
+        same |= off[l] ^ off[0];
     for (uint32_t l = 0; l < n; l++)
         sb |= bid[l] ^ bid[0];
     return !(same | sb);
 }
 
+/* The whole warp's access of consecutive elements of buffer bid from
+ * byte at0 on, in bounds, checked at once, its lanes' first bytes left in
+ * at: 0, -1 with w->fault filled, or 1 if the access is not of the form
+ * the blocks take (elements a power of two up to a quarter, aligned to
+ * their size, one after another) or the buffer has no shadow. */
+static int warp_row(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
+                    uint64_t at0, uint64_t *at, int kind)
+{
+    const uint64_t len = I->len, n = w->lanes;
+    if (I->stride != len || (len & (len - 1)) || len > QUARTER || at0 % len)
+        return 1;
+    const vm_buf *b = &w->bufs[bid];
+    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
+        return 1;
+    setup(c, w, I, bid, kind);
+    return lanes_from(c, w->all, at0, at);
+}
+
 /* A whole warp's access of consecutive elements of one buffer with a
- * shadow, in bounds (as for p[get_global_id(0)]), checked at once, its
- * lanes' first bytes left in at: 0, -1 with w->fault filled, or 1 if the
- * access is not of that form. */
+ * shadow, in bounds (as for p[get_global_id(0)]), checked at once:
+ * warp_row's, or 1 if the lanes do not make such a row. */
 static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
                       const uint64_t *idx, uint64_t *at, int kind)
 {
@@ -765,15 +869,35 @@ static int whole_warp(acc *c, vm_warp *w, const vm_ins *I,
     uint32_t bid[1];
     memcpy(&off0, po, 8);
     memcpy(bid, pb, 4);
-    const uint64_t len = I->len, at0 = off0 + idx[0] * I->stride;
-    if (I->stride != len || bid[0] >= w->P->nbufs || (len & (len - 1)) ||
-        len > QUARTER || at0 % len || !consecutive(po, pb, idx, n))
+    if (bid[0] >= w->P->nbufs || !consecutive(po, pb, idx, n, I->uni))
         return 1;
-    const vm_buf *b = &w->bufs[bid[0]];
-    if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
-        return 1;
-    setup(c, w, I, bid[0], kind);
-    return lanes_from(c, w->all, at0, at);
+    return warp_row(c, w, I, bid[0], off0 + idx[0] * I->stride, at, kind);
+}
+
+/* The access kind of memory op I (VM_RACE_READ or _WRITE), and c set up
+ * for its lanes exec, whose first bytes go to at. */
+static int access_of(acc *c, const vm_ins *I, uint64_t exec, uint64_t *at)
+{
+    const unsigned base = bc_ops[I->note_op].base;
+    const bool write = base == BCB_ST || base == BCB_VSTORE ||
+                       base == BCB_VSTH || base == BCB_STP;
+    *c = (acc){0};
+    c->exec = exec, c->lat = at, c->len = I->len;
+    /* only ST and vstoreN store register bytes as they are */
+    c->regval = base == BCB_ST || base == BCB_VSTORE;
+    return write ? VM_RACE_WRITE : VM_RACE_READ;
+}
+
+int vm_race_row(vm_warp *w, const vm_ins *I, const uint8_t *p)
+{
+    const uint32_t bid =
+        (uint32_t)vm_reg_uint(w->R + I->a + 8 * (size_t)w->P->r.warp, 4);
+    uint64_t at[VM_MAXW];
+    acc c;
+    const int kind = access_of(&c, I, w->all, at);
+    const int rc = warp_row(&c, w, I, bid, (uint64_t)(p - w->bufs[bid].data),
+                            at, kind);
+    return rc <= 0 ? rc : vm_race_mem(w, I, w->all);
 }
 
 int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
@@ -781,17 +905,11 @@ int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec)
     const vm_prog *P = w->P;
     const uint32_t W = P->r.warp;
     const uint8_t *R = w->R;
-    const unsigned base = bc_ops[I->note_op].base;
-    const bool write = base == BCB_ST || base == BCB_VSTORE ||
-                       base == BCB_VSTH || base == BCB_STP;
     uint64_t idx[VM_MAXW], off[VM_MAXW], at[VM_MAXW];
     uint32_t bid[VM_MAXW];
     I->widen(idx, R + I->b, W);
-    acc c = {0};
-    c.exec = exec, c.lat = at, c.len = I->len;
-    /* only ST and vstoreN store register bytes as they are */
-    c.regval = base == BCB_ST || base == BCB_VSTORE;
-    const int kind = write ? VM_RACE_WRITE : VM_RACE_READ;
+    acc c;
+    const int kind = access_of(&c, I, exec, at);
     int rc = exec == w->all ? whole_warp(&c, w, I, idx, at, kind) : 1;
     if (rc <= 0)
         return rc;

@@ -392,6 +392,9 @@ void vm_race_group_free(vm_group *g);
  * checked then); ATOM: the access of lanes exec (kind VM_RACE_ATOMIC or
  * _ATOMIC_READ). 0, or -1 with w->fault filled (RACE, NOMEM). */
 int vm_race_mem(vm_warp *w, const vm_ins *I, uint64_t exec);
+/* vm_race_mem of a full warp whose lanes access consecutive elements of
+ * one buffer from p on (lane l's at p + l * I->stride), in bounds. */
+int vm_race_row(vm_warp *w, const vm_ins *I, const uint8_t *p);
 int vm_race(vm_warp *w, const vm_ins *I, uint64_t exec, int kind);
 /* The async copy of instruction I (copy number c of the group), made by
  * lane l of w: n elements of es bytes, read from src byte s of buffer sb

@@ -5,6 +5,7 @@
 #include "asm/asm.h"
 #include "stdlib/convert.h"
 #include "stdlib/profile.h"
+#include "vm/cvtint.h"
 #include "vm/interp.h"
 #include "tests/lib/test.h"
 #include "vm/vm.h"
@@ -32,6 +33,77 @@ static void f2i_sat_rte_matches_stdlib(void)
         cv(&want, &x, 1);
         CHECK(got == want, "0x%08x: %d, stdlib %d", b, got, want);
     }
+}
+
+/* The sources of a conversion test of ss-byte integers: every value of an
+ * 8- or 16-bit type; for 32 and 64 bits each 2^k and 2^k - 1 (k < bits)
+ * with their negations and neighbours, then random values (splitmix64).
+ * Fills up to n elements at out from sample number *i on; returns how
+ * many, 0 when the samples are done. */
+enum { CVT_RANDOM = 1 << 20 };
+static uint32_t cvt_sources(unsigned ss, uint64_t *i, uint8_t *out,
+                            uint32_t n)
+{
+    const uint64_t total = ss <= 2 ? (uint64_t)1 << (8 * ss)
+                                   : 8 * 64 + (uint64_t)CVT_RANDOM;
+    uint32_t m = 0;
+    for (; m < n && *i < total; m++, ++*i) {
+        uint64_t v;
+        if (ss <= 2) {
+            v = *i;
+        } else if (*i < 8 * 64) {
+            const uint64_t p = (uint64_t)1 << (*i / 8 % (8 * ss)),
+                           q[8] = {p, p - 1, p + 1, 0 - p, 0 - p - 1,
+                                   0 - p + 1, ~p, p - 2};
+            v = q[*i % 8];
+        } else {
+            uint64_t z = *i * 0x9E3779B97F4A7C15ull;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            v = z ^ (z >> 31);
+        }
+        ty_put_bits(out + (size_t)m * ss, ss, v);
+    }
+    return m;
+}
+
+/* vm_cvt_int (the inline integer conversions without _sat, vm/cvtint.h)
+ * gives stdlib's bits for every pair of integer types: on every 8- and
+ * 16-bit source, and on the edges and 2^20 random values of the wider
+ * ones; in place too where the sizes are equal. Batches of a size that
+ * is not a multiple of 64 run both of its loops. */
+static void cvt_int_matches_stdlib(void)
+{
+    static const enum ty_scalar it[] = {TY_CHAR, TY_UCHAR, TY_SHORT,
+                                        TY_USHORT, TY_INT, TY_UINT,
+                                        TY_LONG, TY_ULONG};
+    enum { NB = 64 * 61 + 37 };
+    static uint64_t src[NB], want[NB], got[NB];
+    for (unsigned d = 0; d < 8; d++)
+        for (unsigned s = 0; s < 8; s++) {
+            const unsigned ds = ty_scalar_size(it[d]),
+                           ss = ty_scalar_size(it[s]);
+            const unsigned code = vm_cvt_int_code(ds, ss, ty_is_signed(it[s]));
+            cv_fn cv = cv_lookup(it[d], it[s], false, RND_RTZ);
+            CHECK(cv && code >= VM_CVT_INT, "convert %s of %s: no code",
+                  ty_scalar_name(it[d]), ty_scalar_name(it[s]));
+            uint64_t i = 0, bad = 0, seen = 0;
+            uint32_t m;
+            while ((m = cvt_sources(ss, &i, (uint8_t *)src, NB))) {
+                cv(want, src, m);
+                vm_cvt_int(got, src, m, code - VM_CVT_INT);
+                bad += memcmp(got, want, (size_t)m * ds) != 0;
+                if (ds == ss) {
+                    vm_cvt_int(src, src, m, code - VM_CVT_INT);
+                    bad += memcmp(src, want, (size_t)m * ds) != 0;
+                }
+                seen += m;
+            }
+            CHECK(!bad && seen >= 256, "convert %s of %s: %llu batches of "
+                  "%llu sources differ from stdlib", ty_scalar_name(it[d]),
+                  ty_scalar_name(it[s]), (unsigned long long)bad,
+                  (unsigned long long)seen);
+        }
 }
 
 /* Runs IR kernel src over global size g (warp 64) on buffer out. */
@@ -205,6 +277,7 @@ static void quiet_matches_profile(void)
 int main(void)
 {
     RUN(f2i_sat_rte_matches_stdlib);
+    RUN(cvt_int_matches_stdlib);
     RUN(reset_of_conditionally_written);
     RUN(dense_vload_vstore);
     RUN(quiet_matches_profile);
