@@ -46,9 +46,10 @@ vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
         vm_trap_set(trap, VM_TRAP_NOMEM, "the debugger's state");
         return NULL;
     }
-    if (vm_range_reqd(m, k, nd, &one, trap) ||
-        (one.threads = 1, vm_range_resolve(&one, &d->r, trap)) ||
-        !(d->P = vm_prog_new(m, k, args, &d->r, trap))) {
+    bool ok = !vm_range_reqd(m, k, nd, &one, trap) &&
+              (one.threads = 1, !vm_range_resolve(&one, &d->r, trap));
+    d->r.debug = true;   /* each step shows one instruction's result */
+    if (!ok || !(d->P = vm_prog_new(m, k, args, &d->r, trap))) {
         free(d);
         return NULL;
     }

@@ -584,6 +584,106 @@ static void tally(vm_prog *p)
     }
 }
 
+/* Whether an instruction may read t, the first op's d of the fused pair at
+ * ins[i], before writing all of it. Not if the pair's two ops are the only
+ * ones that touch t (use[t] == 2: the second reads, only ever just after
+ * the first wrote the lanes it reads). Else looked for in the instructions
+ * that follow the pair while each writes a register (so no control flow,
+ * store or barrier comes between, and every one runs on the lanes the
+ * pair ran on); past them, t may be read. */
+static bool fuse_keep(const vm_prog *p, uint32_t i, const uint32_t *use)
+{
+    const bc_kernel *k = p->k;
+    operands o;
+    read_operands(k->code + p->ins[i].pc + 1, "dab", &o);
+    const uint32_t t = o.d;
+    const uint64_t all = reg_bytes(&k->regs[t], p->r.warp);
+    if (use[t] == 2)
+        return false;
+    for (uint32_t j = i + 2; j + 1 < p->nins; j++) {
+        const uint32_t *code = k->code + p->ins[j].pc;
+        const char *l = bc_bases[bc_ops[BC_OPCODE(code[0])].base].operands;
+        if (!strchr(l, 'd'))
+            return true;
+        read_operands(code + 1, l, &o);
+        const uint32_t reads[5] = {o.a, o.b, o.c, o.p, o.o};
+        for (unsigned q = 0; q < 5; q++)
+            if (strchr(l, "abcpo"[q]) && reads[q] == t)
+                return true;
+        if (strchr(l, 'l'))   /* the list is last: after 'd' and 'i' */
+            for (uint32_t e = 0; e < BC_FLAGS(code[0]); e++)
+                if (code[strlen(l) + e] == t)
+                    return true;
+        if (o.d == t)
+            return full_write(p, code, &o) != all;
+    }
+    return true;
+}
+
+/* Runs neighbouring pairs t = a OP1 b; d = t OP2 c (vm/fuse.h) as one
+ * instruction: the first becomes XOP_FUSE + k, with the second's other
+ * operand in c; the second stays as it was, for the times the pair runs
+ * apart (handlers.h, H_FUSED). Nothing jumps to the second (jumps land on
+ * control flow or just past it). W = 64 only; never under the REPL, whose
+ * steps show each instruction's result. */
+static void fuse(vm_prog *p)
+{
+    static const struct {
+        uint16_t op1, op2;
+    } pairs[VM_NFUSE] = {
+#define X(N1, S1, N2, S2) {BC_##N1##S1, BC_##N2##S2},
+        FUSE_PAIRS(X)
+#undef X
+    };
+    const bc_kernel *k = p->k;
+    if (p->r.warp != VM_MAXW || p->r.debug)
+        return;
+    /* use[x]: the instructions that read or write register x, an
+     * instruction that reads it twice counting twice */
+    uint32_t *use = calloc(k->nregs + 1, sizeof *use);
+    if (!use)
+        return;   /* (the pairs run apart) */
+    for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc])) {
+        const uint32_t *code = k->code + pc;
+        const char *l = bc_bases[bc_ops[BC_OPCODE(code[0])].base].operands;
+        for (uint32_t q = 1; *l; l++, q++) {
+            if (strchr("dabcpo", *l))
+                use[code[q]]++;
+            else if (*l == 'l')
+                for (uint32_t e = 0; e < BC_FLAGS(code[0]); e++)
+                    use[code[q + e]]++;
+            q += *l == 'z';
+        }
+    }
+    for (uint32_t i = 0; i + 2 < p->nins; i++) {
+        vm_ins *I = &p->ins[i], *J = I + 1;
+        unsigned f = 0;
+        while (f < VM_NFUSE && (pairs[f].op1 != I->op || pairs[f].op2 != J->op))
+            f++;
+        if (f == VM_NFUSE || I->n != J->n)
+            continue;
+        /* integer OP2s commute bit for bit; a float one takes t first */
+        const bool commutes = !ty_is_float((enum ty_scalar)bc_ops[J->op].elem);
+        uint8_t other;
+        if (J->a == I->d && J->b != I->d) {
+            I->c = J->b;
+            other = J->uni & VM_UNI_B;
+        } else if (commutes && J->b == I->d && J->a != I->d) {
+            I->c = J->a;
+            other = J->uni & VM_UNI_A;
+        } else {
+            continue;
+        }
+        const bool keep = J->d != I->d && fuse_keep(p, i, use);
+        I->uni = (uint8_t)((I->uni & VM_UNI_B) | (other ? VM_UNI_C : 0) |
+                           (keep ? VM_KEEP : 0));
+        I->note_op = I->op;
+        I->op = (uint16_t)(XOP_FUSE + f);
+        i++;
+    }
+    free(use);
+}
+
 /* --check races: a load or store is decoded as XOP_RACE, which checks
  * its access (vm_race_mem) and then runs it; without the check the
  * handlers do nothing for it. */
@@ -662,6 +762,7 @@ static bool decode(vm_prog *p, const void *const *tab,
         watch(p, &p->ins[i]);
         race_watch(p, &p->ins[i]);
     }
+    fuse(p);
     for (uint32_t i = 0; i < p->nins; i++)
         p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
     return true;

@@ -323,13 +323,24 @@ typedef uint64_t MAY_ALIAS ua64;
         }                                                                   \
     }
 
+/* The ops that fuse in pairs (vm/fuse.h) are each written once as a form,
+ * OPF_NAME(S) = (result type, operand type, expression of x and y), which
+ * EW2 runs alone (APPLY(EW2, OPF_NAME(S))) and H_FUSED in a pair. */
+#define APPLY(m, args) m args
+#define OPF_TO(TO, TA, E) TO
+#define OPF_TA(TO, TA, E) TA
+#define OPF_E(TO, TA, E) E
+
 /* Arithmetic: integers wrap through the unsigned arithmetic type. */
 #define H_ADD(S) BYKIND(H_ADD_, S)(S)
 #define H_SUB(S) BYKIND(H_SUB_, S)(S)
 #define H_MUL(S) BYKIND(H_MUL_, S)(S)
-#define H_ADD_U(S) EW2(o##S, t##S, (a##S)x + (a##S)y)
-#define H_SUB_U(S) EW2(o##S, t##S, (a##S)x - (a##S)y)
-#define H_MUL_U(S) EW2(o##S, t##S, (a##S)x * (a##S)y)
+#define OPF_ADD(S) (o##S, t##S, (a##S)x + (a##S)y)
+#define OPF_SUB(S) (o##S, t##S, (a##S)x - (a##S)y)
+#define OPF_MUL(S) (o##S, t##S, (a##S)x * (a##S)y)
+#define H_ADD_U(S) APPLY(EW2, OPF_ADD(S))
+#define H_SUB_U(S) APPLY(EW2, OPF_SUB(S))
+#define H_MUL_U(S) APPLY(EW2, OPF_MUL(S))
 #define H_ADD_S H_ADD_U
 #define H_SUB_S H_SUB_U
 #define H_MUL_S H_MUL_U
@@ -406,17 +417,97 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_MATHS(S) maths_lanes(w, ip, exec, R);
 
 /* Bitwise */
-#define H_AND(S) EW2(u##S, u##S, x & y)
-#define H_OR(S) EW2(u##S, u##S, x | y)
-#define H_XOR(S) EW2(u##S, u##S, x ^ y)
+#define OPF_AND(S) (u##S, u##S, x & y)
+#define OPF_OR(S) (u##S, u##S, x | y)
+#define OPF_XOR(S) (u##S, u##S, x ^ y)
+#define H_AND(S) APPLY(EW2, OPF_AND(S))
+#define H_OR(S) APPLY(EW2, OPF_OR(S))
+#define H_XOR(S) APPLY(EW2, OPF_XOR(S))
 #define H_NOT(S) EW1(u##S, u##S, ~x)
 /* A row-uniform count (a constant or parameter: EW2's held y) is one
  * scalar per row, so the loop is a vector shift by it; shifts by a count
  * per element have no SSE2 form. */
-#define H_SHL(S) EW2(u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
+#define OPF_SHL(S) (u##S, u##S, (a##S)x << (y & (BITS(S) - 1)))
+#define H_SHL(S) APPLY(EW2, OPF_SHL(S))
 /* >> of a negative value is implementation-defined, not undefined: gcc
  * and clang shift arithmetically, which is what SHR_I* means. */
-#define H_SHR(S) EW2(o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
+#define OPF_SHR(S) (o##S, t##S, x >> ((a##S)y & (BITS(S) - 1)))
+#define H_SHR(S) APPLY(EW2, OPF_SHR(S))
+
+/* A fused pair (vm/fuse.h, decode.c): t = a OP1 b, d = t OP2 c, row by
+ * row with t held in a vector register; stored only when VM_KEEP says
+ * something may read it. The decoder fuses only with W = 64; the pair
+ * runs as two instructions when some lanes are off (the first op's own
+ * handler, then the second's) and when the budget ends between them (the
+ * REPL's single steps), so both count as steps as they would apart. */
+#define H_FUSED(N1, S1, N2, S2)                                             \
+    FUSED_(APPLY(OPF_TO, OPF_##N1(S1)), APPLY(OPF_TA, OPF_##N1(S1)),        \
+           APPLY(OPF_E, OPF_##N1(S1)), APPLY(OPF_TO, OPF_##N2(S2)),         \
+           APPLY(OPF_TA, OPF_##N2(S2)), APPLY(OPF_E, OPF_##N2(S2)))
+#define FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, PRE, YB, ZC, KEEP)         \
+    for (uint32_t r_ = 0; r_ < cnt; r_ += VM_MAXW, a_ += VM_MAXW,           \
+                  b_ += VM_MAXW, c_ += VM_MAXW, t_ += VM_MAXW,              \
+                  o_ += VM_MAXW) {                                          \
+        PRE                                                                 \
+        IVDEP for (uint32_t i = 0; i < VM_MAXW; i++) {                      \
+            TO1 t1_;                                                        \
+            {                                                               \
+                TA1 x = a_[i], y = YB;                                      \
+                t1_ = (TO1)(E1);                                            \
+            }                                                               \
+            if (KEEP)                                                       \
+                t_[i] = t1_;                                                \
+            {                                                               \
+                TA2 x = (TA2)t1_, y = ZC;                                   \
+                o_[i] = (TO2)(E2);                                          \
+            }                                                               \
+        }                                                                   \
+    }
+#define FUSED_(TO1, TA1, E1, TO2, TA2, E2)                                  \
+    if (UNLIKELY(exec != all || left == 0))                                 \
+        vmredo(ip->note_op)                                                 \
+    left--;                                                                 \
+    {                                                                       \
+        const TA1 *a_ = REG(const TA1, ip->a), *b_ = REG(const TA1, ip->b); \
+        const TA2 *c_ = REG(const TA2, ip->c);                              \
+        TO1 *t_ = REG(TO1, ip->d);                                          \
+        TO2 *o_ = REG(TO2, ip[1].d);                                        \
+        const uint32_t cnt = ip->cnt;                                       \
+        switch (ip->uni & (VM_UNI_B | VM_UNI_C | VM_KEEP)) {                \
+        case 0:                                                             \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, ;, b_[i], c_[i], 0)      \
+            break;                                                          \
+        case VM_KEEP:                                                       \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, ;, b_[i], c_[i], 1)      \
+            break;                                                          \
+        case VM_UNI_B:                                                      \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, const TA1 y_ = b_[0];,   \
+                       y_, c_[i], 0)                                        \
+            break;                                                          \
+        case VM_UNI_B | VM_KEEP:                                            \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, const TA1 y_ = b_[0];,   \
+                       y_, c_[i], 1)                                        \
+            break;                                                          \
+        case VM_UNI_C:                                                      \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, const TA2 z_ = c_[0];,   \
+                       b_[i], z_, 0)                                        \
+            break;                                                          \
+        case VM_UNI_C | VM_KEEP:                                            \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2, const TA2 z_ = c_[0];,   \
+                       b_[i], z_, 1)                                        \
+            break;                                                          \
+        case VM_UNI_B | VM_UNI_C:                                           \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2,                          \
+                       const TA1 y_ = b_[0]; const TA2 z_ = c_[0];, y_, z_, \
+                       0)                                                   \
+            break;                                                          \
+        default:                                                            \
+            FUSED_ROWS(TO1, TA1, E1, TO2, TA2, E2,                          \
+                       const TA1 y_ = b_[0]; const TA2 z_ = c_[0];, y_, z_, \
+                       1)                                                   \
+            break;                                                          \
+        }                                                                   \
+    }
 
 /* Comparisons: tv is 1 for scalars, all ones for vectors. VM_TALLY (a
  * scalar one that a branch reads next): the lanes made true are counted

@@ -20,6 +20,7 @@
 #include "stdlib/convert.h"
 #include "stdlib/profile.h"
 #include "vm/bytecode.h"
+#include "vm/fuse.h"
 #include "vm/vm.h"
 
 enum {
@@ -48,6 +49,8 @@ typedef struct {
     uint8_t profile;       /* enum prof_id, from vm_ndrange */
     bool races;            /* vm_ndrange.races or the strict profile */
     bool warn_impl;
+    bool debug;            /* the REPL steps it: every instruction as
+                              written (no fused pairs) */
 } vm_range;
 
 /* Validates nd (trap filled with VM_TRAP_NDRANGE on error): range.c. */
@@ -94,13 +97,18 @@ typedef void (*vm_widen)(uint64_t *dst, const uint8_t *src, uint32_t w);
 /* Internal opcodes after the real ones: the end of the code, and an
  * instruction run element by element for its notes (see decode.c). */
 /* XOP_RACE (--check races): a memory op whose access race.c checks first;
- * note_op is the op, which runs next. */
-enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_RACE, XOP_COUNT };
+ * note_op is the op, which runs next. XOP_FUSE + k: the first of pair k of
+ * vm/fuse.h, which runs the pair (note_op: the first op alone). */
+enum { XOP_END = BC_NOPS, XOP_NOTE, XOP_RACE, XOP_FUSE,
+       XOP_COUNT = XOP_FUSE + VM_NFUSE };
+#define XOP_F(N1, S1, N2, S2)                                               \
+    XOP_F_##N1##S1##_##N2##S2 = XOP_FUSE + VM_FUSE_##N1##S1##_##N2##S2,
+enum { FUSE_PAIRS(XOP_F) };
+#undef XOP_F
 
-/* The opcode an instruction runs (XOP_NOTE and XOP_RACE keep theirs in
- * note_op). */
-#define VM_REAL_OP(I)                                                       \
-    ((I)->op == XOP_NOTE || (I)->op == XOP_RACE ? (I)->note_op : (I)->op)
+/* The opcode an instruction runs (XOP_NOTE, XOP_RACE and XOP_FUSE keep
+ * theirs in note_op). */
+#define VM_REAL_OP(I) ((I)->op > XOP_END ? (I)->note_op : (I)->op)
 
 /* The multiply-add shape (stdlib/profile.h) of MAD, CMAD and XMAD. */
 static inline enum prof_fuse vm_fuse_shape(unsigned base)
@@ -112,8 +120,11 @@ static inline enum prof_fuse vm_fuse_shape(unsigned base)
  * scalar comparison whose result the next instruction (IF, BRKIF,
  * BRKTOIF) branches on, VM_TALLY: it counts the lanes it makes true into
  * vm_warp.tally, and on that branch VM_TALLIED: the count is its c's. */
+/* On a fused pair (XOP_FUSE), VM_UNI_B is its first op's b, VM_UNI_C the
+ * second op's other operand (in c), and VM_KEEP: something may read t, so
+ * the pair stores it. */
 enum { VM_UNI_A = 1, VM_UNI_B = 2, VM_UNI_C = 4, VM_TALLY = 8,
-       VM_TALLIED = 16 };
+       VM_TALLIED = 16, VM_KEEP = 32 };
 
 /* A decoded instruction: everything the handler needs, resolved once. */
 typedef struct {
