@@ -1,6 +1,6 @@
 /* The handler bodies of the dispatch loop, private to vm/: the macros that
- * vm/dispatch.inc stamps out once per opcode (interp.c builds it once per
- * instruction-set level), and the C types and helpers they are made of.
+ * vm/dispatch.inc stamps out once per opcode (vm/loop_*.c build it once
+ * per instruction-set level), and the C types and helpers they are made of.
  *
  * One dispatched instruction does the work of W work-items: registers are
  * SoA rows of W elements, so an elementwise handler is one flat loop over
@@ -13,8 +13,8 @@
  * (_B32, _I8, _F64, ...), which selects C types by token pasting. One set
  * of bodies serves both dispatchers: computed goto, or a switch with
  * -DCLVM_SWITCH_DISPATCH (vmdispatch/vmcase/vmbreak, as in Lua). The
- * bodies call interp.c's helpers (blend8, mem_check, noted, ...) by name,
- * and run inside the loop of dispatch.inc, whose locals (w, ip, R, W, P,
+ * bodies call vm/helpers.c's helpers (vm_blend8, vm_mem_check, vm_noted,
+ * ...) by name, and run inside the loop of dispatch.inc, whose locals (w, ip, R, W, P,
  * ins, all, exec, left) and labels (trap, barrier, done, out_of_budget)
  * they use. */
 #ifndef CLVM_HANDLERS_H
@@ -148,13 +148,13 @@ typedef uint64_t MAY_ALIAS ua64;
     if (exec != all) {                                                      \
         void *d_ = R + ip->d;                                               \
         if (sizeof(TO) == 1)                                                \
-            blend8(w, exec, d_, w->scratch, cnt);                           \
+            vm_blend8(w, exec, d_, w->scratch, cnt);                           \
         else if (sizeof(TO) == 2)                                           \
-            blend16(w, exec, d_, w->scratch, cnt);                          \
+            vm_blend16(w, exec, d_, w->scratch, cnt);                          \
         else if (sizeof(TO) == 4)                                           \
-            blend32(w, exec, d_, w->scratch, cnt);                          \
+            vm_blend32(w, exec, d_, w->scratch, cnt);                          \
         else                                                                \
-            blend64(w, exec, d_, w->scratch, cnt);                          \
+            vm_blend64(w, exec, d_, w->scratch, cnt);                          \
     }
 
 /* Runs the statement (the macro's arguments after ADV) for element i in
@@ -286,10 +286,10 @@ typedef uint64_t MAY_ALIAS ua64;
             if (exec == all)                                                \
                 memcpy(dr, t_ + k * W, row);                                \
             else                                                            \
-                blend_es(w, exec, dr, t_ + k * W, W, sizeof(u##S));         \
+                vm_blend_es(w, exec, dr, t_ + k * W, W, sizeof(u##S));         \
         }                                                                   \
     }
-#define H_AS(S) as_lanes(w, ip, exec, R);
+#define H_AS(S) vm_as_lanes(w, ip, exec, R);
 /* The inline conversions keep the sizes, so d may be a. */
 #define CVT_INLINE(TD, TS, E)                                               \
     {                                                                       \
@@ -319,7 +319,7 @@ typedef uint64_t MAY_ALIAS ua64;
             if (exec == all)                                                \
                 memcpy(R + ip->d, w->scratch, (size_t)cnt * ip->es);        \
             else                                                            \
-                blend_es(w, exec, R + ip->d, w->scratch, cnt, ip->es);      \
+                vm_blend_es(w, exec, R + ip->d, w->scratch, cnt, ip->es);      \
         }                                                                   \
     }
 
@@ -414,7 +414,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define H_MATH3(S) MATHFN(S)
 #define H_FTEST(S) MATHFN(S)
 #define H_FTEST2(S) MATHFN(S)
-#define H_MATHS(S) maths_lanes(w, ip, exec, R);
+#define H_MATHS(S) vm_maths_lanes(w, ip, exec, R);
 
 /* Bitwise */
 #define OPF_AND(S) (u##S, u##S, x & y)
@@ -572,7 +572,7 @@ typedef uint64_t MAY_ALIAS ua64;
 #define WI(S)                                                               \
     {                                                                       \
         uint64_t v_[VM_MAXW];                                               \
-        wi_values(w, bc_ops[ip->op].base, ip->imm, v_);                     \
+        vm_wi_values(w, bc_ops[ip->op].base, ip->imm, v_);                     \
         u##S *o_ = OUTP;                                                    \
         const uint32_t cnt = W;                                             \
         for (uint32_t l = 0; l < W; l++)                                    \
@@ -604,10 +604,10 @@ typedef uint64_t MAY_ALIAS ua64;
  * increasing order (so with overlapping stores the highest lane wins). */
 #define MEMCHECK()                                                          \
     const int mc_ = ip->uni && exec == all ? mem_row(w, ip, R)              \
-                                           : mem_check(w, ip, exec, R);     \
+                                           : vm_mem_check(w, ip, exec, R);     \
     if (UNLIKELY(!mc_))                                                     \
         goto trap;
-/* Lane l's first byte (mem_check set only mp[0] when it returned 2). */
+/* Lane l's first byte (vm_mem_check set only mp[0] when it returned 2). */
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
  * elements (stride = rows elements): with the trip counts and the stride

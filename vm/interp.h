@@ -1,6 +1,6 @@
 /* The interpreter's internal API, private to vm/ (and its unit tests):
  * the state of a run (vm/warp.h), the decoder (vm/decode.h), and what the
- * dispatch loop of interp.c shares with the decoder and native.c.
+ * dispatch loops (vm/loop.h) share with the decoder and native.c.
  *
  * To run a kernel by hand: vm_range_resolve, vm_prog_new, vm_group_new,
  * vm_group_start(g, group), then for each warp i of the group

@@ -1,7 +1,7 @@
 /* The checked instructions' fast way out (XOP_NOTE, see watch in decode.c):
  * whether none of an instruction's elements can hit an implementation-
  * defined case, found by vectorised checks, so that its own handler runs
- * instead of the element-by-element profile code (vm/interp.c's noted). */
+ * instead of the element-by-element profile code (vm/helpers.c's vm_noted). */
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif

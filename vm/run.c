@@ -219,7 +219,7 @@ static void work(void *arg, unsigned i)
  * copy, atomic or printf, no race or --warn-impl bookkeeping by group,
  * groups that are rows of dimension 0), neighbouring groups in dimension 0
  * run as one scheduled group of up to a warp; the work-item functions
- * still give each its own group's ids (r->split, interp.c). Returns the
+ * still give each its own group's ids (r->split, helpers.c's vm_wi_values). Returns the
  * number of groups to run as one: 1 for none. */
 static uint64_t merge(const vm_prog *P, uint32_t want)
 {

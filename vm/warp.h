@@ -163,7 +163,7 @@ enum vm_stop { VM_STOP_DONE, VM_STOP_BARRIER, VM_STOP_TRAP, VM_STOP_BUDGET };
 
 typedef struct vm_warp vm_warp;
 
-/* A dispatch loop (interp.c has one per instruction-set level). */
+/* A dispatch loop (vm/loop_*.c: one per instruction-set level). */
 typedef enum vm_stop (*vm_runfn)(vm_warp *w, uint64_t budget,
                                  const void *const **tab);
 
@@ -418,7 +418,7 @@ typedef struct {
 int vm_race_copy(vm_warp *w, const vm_ins *I, uint32_t l, uint32_t c,
                  const vm_copyspan *x);
 
-/* ---- interp.c: the dispatch loop ---- */
+/* ---- interp.c: running the dispatch loop ---- */
 
 /* Runs w for at most budget instructions. After VM_STOP_BARRIER, w->ip is
  * past the barrier; after VM_STOP_TRAP it is the trapping instruction and

@@ -51,7 +51,7 @@ $(FUZZ_BUILD)/code.a: fuzz-lib
 # The interpreter, quiet and race checks built for the base instruction
 # set only (CLVM_NO_AVX2): the AVX2 and AVX-512 copies are the same source
 # for another target, and with them clang's coverage and ASan build of
-# vm/interp.c took over half an hour of CPU.
+# vm/loop_*.c took over half an hour of CPU.
 fuzz-lib:
 	@$(MAKE) -s --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
 	  OPT=-O1 VEC="-O1 -DCLVM_NO_AVX2" CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_OBJ)
