@@ -83,6 +83,8 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj/vm/helpers.o $(BUILD)/obj/vm/quiet.o: EXTRA = $(VEC)
 $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard vm/loop_*.c)): EXTRA = $(VEC)
+# and vm/interp.c, which picks a loop: VEC may say -DCLVM_NO_AVX2
+$(BUILD)/obj/vm/interp.o: EXTRA = $(VEC)
 # the race check's per-warp loops (vm/race.c) vectorise too
 $(BUILD)/obj/vm/race.o: EXTRA = $(VEC)
 

@@ -16,6 +16,8 @@
 #include "stdlib/reinterpret.h"
 #include "vm/bcfile.h"
 #include "vm/interp.h"
+#include "vm/operands.h"
+#include "vm/ptrflow.h"
 #include "vm/trap.h"
 
 static uint64_t reg_bytes(const bc_reg *x, uint32_t W)
@@ -216,13 +218,6 @@ static bool scan(vm_prog *p, uint8_t *written, vm_trap *t)
     return true;
 }
 
-typedef struct {
-    uint32_t d, a, b, c, p, o, j, i, t;
-    uint64_t z;
-} operands;
-
-static void read_operands(const uint32_t *w, const char *l, operands *o);
-
 /* Bytes of register d an instruction writes in every lane it runs, or 0
  * if it may leave some of them (SWW, AS, vectors of 3 loaded with 3 rows,
  * stores, control flow). */
@@ -282,10 +277,9 @@ static void need_reset(const vm_prog *p, const uint8_t *written,
     uint32_t depth = 0;
     for (uint32_t pc = 0; pc < k->ncode; pc += bc_ins_words(k->code[pc])) {
         const uint32_t *code = k->code + pc;
-        const unsigned base = bc_ops[BC_OPCODE(code[0])].base;
-        const char *l = bc_bases[base].operands;
+        const char *l;
         operands o;
-        read_operands(code + 1, l, &o);
+        const unsigned base = read_ins(code, &l, &o);
         const uint32_t reads[5] = {o.a, o.b, o.c, o.p, o.o};
         for (unsigned q = 0; q < 5; q++)
             if (strchr(l, "abcpo"[q]) && !defined[reads[q]])
@@ -310,25 +304,6 @@ static void need_reset(const vm_prog *p, const uint8_t *written,
     for (uint32_t x = 0; x < k->nregs; x++)
         reset[x] &= written[x];
     free(defined);
-}
-
-static void read_operands(const uint32_t *w, const char *l, operands *o)
-{
-    memset(o, 0, sizeof *o);
-    for (; *l; l++, w++) {
-        switch (*l) {
-        case 'd': o->d = *w; break;
-        case 'a': o->a = *w; break;
-        case 'b': o->b = *w; break;
-        case 'c': o->c = *w; break;
-        case 'p': o->p = *w; break;
-        case 'o': o->o = *w; break;
-        case 'j': o->j = *w; break;
-        case 'i': o->i = *w; break;
-        case 't': o->t = *w; break;
-        case 'z': o->z = w[0] | (uint64_t)w[1] << 32; w++; break;
-        }
-    }
 }
 
 /* The VM_UNI_* bits of the source registers a, b, c (those the op has)
@@ -686,14 +661,24 @@ static void fuse(vm_prog *p)
 
 /* --check races: a load or store is decoded as XOP_RACE, which checks
  * its access (vm_race_mem) and then runs it; without the check the
- * handlers do nothing for it. */
-static void race_watch(vm_prog *p, vm_ins *I)
+ * handlers do nothing for it. A load whose pointer may point only into
+ * buffers that no instruction writes (mask, writable: vm_ptrflow; NULL:
+ * unknown) is not watched: no write, no race. */
+static void race_watch(vm_prog *p, vm_ins *I, const uint64_t *mask,
+                       uint64_t writable)
 {
     if (!p->r.races || I->op >= BC_NOPS)   /* (XOP_NOTE: no memory op) */
         return;
     switch (bc_ops[I->op].base) {
-    case BCB_LD: case BCB_ST: case BCB_VLOAD: case BCB_VSTORE:
-    case BCB_VLDH: case BCB_VSTH: case BCB_LDP: case BCB_STP:
+    case BCB_LD: case BCB_VLOAD: case BCB_VLDH: case BCB_LDP: {
+        /* a read of buffers that nothing writes cannot race */
+        const uint32_t *code = p->k->code + I->pc;
+        operands o;
+        read_operands(code + 1, bc_bases[bc_ops[I->op].base].operands, &o);
+        if (mask && !(mask[o.p] & writable))
+            return;
+    }   /* fall through */
+    case BCB_ST: case BCB_VSTORE: case BCB_VSTH: case BCB_STP:
         I->note_op = I->op;
         I->op = XOP_RACE;
         break;
@@ -758,10 +743,17 @@ static bool decode(vm_prog *p, const void *const *tab,
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
     tally(p);
+    uint64_t *mask = p->r.races ? malloc(k->nregs * sizeof *mask + 1) : NULL,
+             writable = 0;
+    if (mask && !vm_ptrflow(p, mask, &writable)) {
+        free(mask);   /* then every access is watched */
+        mask = NULL;
+    }
     for (uint32_t i = 0; i + 1 < p->nins; i++) {
         watch(p, &p->ins[i]);
-        race_watch(p, &p->ins[i]);
+        race_watch(p, &p->ins[i], mask, writable);
     }
+    free(mask);
     fuse(p);
     for (uint32_t i = 0; i < p->nins; i++)
         p->ins[i].label = tab ? tab[p->ins[i].op] : NULL;
