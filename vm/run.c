@@ -190,9 +190,16 @@ static void work(void *arg, unsigned i)
     vm_trap t;
     if (!me->g && !(me->g = vm_group_new(s->P)))
         return;
-    const uint64_t n = s->P->r.ngroups, chunk = s->chunk;
+    const uint64_t n = s->P->r.ngroups, most = s->chunk,
+                   share = (uint64_t)s->P->r.threads * 4;
     for (uint64_t gi = 0, end = 0;; gi++) {
         if (gi == end) {   /* the next chunk of groups, in order */
+            /* smaller towards the end (a quarter of each thread's share
+             * of what is left), so that the threads finish together */
+            uint64_t at = atomic_load_explicit(&s->next,
+                                               memory_order_relaxed),
+                     chunk = at < n ? (n - at) / share : 0;
+            chunk = chunk < 1 ? 1 : chunk > most ? most : chunk;
             gi = atomic_fetch_add_explicit(&s->next, chunk,
                                            memory_order_relaxed);
             end = gi < n - chunk ? gi + chunk : n;
