@@ -28,7 +28,7 @@ typedef struct job {
     void *arg;
     unsigned want;     /* helpers wanted */
     unsigned joined;   /* helpers that took a share */
-    unsigned active;   /* ... and are still in fn */
+    _Atomic unsigned active;   /* ... and are still in fn */
     struct job *next;
 } job;
 
@@ -55,13 +55,14 @@ static void unlist(job *j)
         }
 }
 
-/* Polls until a job is posted after the seen'th, at most POOL_SPIN_NS. */
-static void spin(unsigned seen)
+/* Polls until *v == x is want (a job posted after the seen'th: posted !=
+ * seen; a caller's helpers done: active == 0), at most POOL_SPIN_NS. */
+static void spin(const _Atomic unsigned *v, unsigned x, bool want)
 {
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned k = 1;; k++) {
-        if (atomic_load_explicit(&posted, memory_order_acquire) != seen)
+        if ((atomic_load_explicit(v, memory_order_acquire) == x) == want)
             return;
         POOL_PAUSE();
         if (k % 256 == 0) {
@@ -101,7 +102,7 @@ static void *helper(void *unused)
             unsigned seen = atomic_load_explicit(&posted,
                                                  memory_order_relaxed);
             pthread_mutex_unlock(&mu);
-            spin(seen);
+            spin(&posted, seen, false);
             pthread_mutex_lock(&mu);
             spun = true;
             continue;
@@ -114,11 +115,14 @@ static void *helper(void *unused)
         unsigned i = ++j->joined;
         if (j->joined == j->want)
             unlist(j);
-        j->active++;
+        atomic_fetch_add_explicit(&j->active, 1, memory_order_relaxed);
         pthread_mutex_unlock(&mu);
         j->fn(j->arg, i);
         pthread_mutex_lock(&mu);
-        if (--j->active == 0)
+        /* (j is the caller's: not touched after this, as a caller that
+         * sees 0 may return at once) */
+        if (atomic_fetch_sub_explicit(&j->active, 1,
+                                      memory_order_release) == 1)
             pthread_cond_broadcast(&left);
     }
     return NULL;
@@ -178,7 +182,12 @@ void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n)
     pthread_mutex_lock(&mu);
     if (j.joined < j.want)
         unlist(&j);   /* no helper joins from now on */
-    while (j.active)
+    pthread_mutex_unlock(&mu);
+    /* the helpers end about when this thread does: polled, that is seen
+     * at once, where a sleeping CPU of a VM took up to 300 us to wake */
+    spin(&j.active, 0, true);
+    pthread_mutex_lock(&mu);
+    while (atomic_load_explicit(&j.active, memory_order_acquire))
         pthread_cond_wait(&left, &mu);
     pthread_mutex_unlock(&mu);
 }
