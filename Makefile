@@ -2,6 +2,7 @@
 #   make                  build everything under build/
 #   make test             run the whole test suite (summary line last)
 #   make sanitize         the whole suite under ASan+UBSan (build/san/)
+#   make warn CC=clang    every C file through the compiler's checks alone
 #   make check-exhaustive all 2^32 floats against the reference (long)
 #   make DISPATCH=switch  the switch-dispatch build (build/switch/)
 #   make bench            clvm vs PoCL vs plain C, RATIO lines (bench/)
@@ -235,7 +236,7 @@ include bench/bench.mk
 -include tests/unit/libm.mk
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,16p' Makefile
 
 .PHONY: install uninstall all test sanitize warn check-exhaustive check-exhaustive-half demo deps docs clean help cts cts-ci pyopencl
 .SECONDARY:
