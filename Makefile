@@ -83,7 +83,9 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(EXTRA) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/vm/helpers.o $(BUILD)/obj/vm/quiet.o: EXTRA = $(VEC)
-$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard vm/loop_*.c)): EXTRA = $(VEC)
+# (the dispatch loops: LOOP_VEC, VEC unless a build says otherwise)
+LOOP_VEC ?= $(VEC)
+$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard vm/loop_*.c)): EXTRA = $(LOOP_VEC)
 # and vm/interp.c, which picks a loop: VEC may say -DCLVM_NO_AVX2
 $(BUILD)/obj/vm/interp.o: EXTRA = $(VEC)
 # the race check's per-warp loops (vm/race.c) vectorise too

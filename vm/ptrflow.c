@@ -56,7 +56,9 @@ bool vm_ptrflow(const vm_prog *p, uint64_t *mask, uint64_t *writable)
                     if (k->regs[x].kind == BC_REG_PTR)
                         in |= mask[x], any = true;
                 }
-            if (strchr(l, 'd') && k->regs[o.d].kind == BC_REG_PTR) {
+            const bool ptr =
+                strchr(l, 'd') && k->regs[o.d].kind == BC_REG_PTR;
+            if (ptr) {
                 const uint64_t m = base == BCB_PADD ? mask[o.p]
                                    : !any || base == BCB_LDP ||
                                            base == BCB_UTOP ||
@@ -65,9 +67,11 @@ bool vm_ptrflow(const vm_prog *p, uint64_t *mask, uint64_t *writable)
                                        : in;
                 grew |= (mask[o.d] | m) != mask[o.d];
                 mask[o.d] |= m;
-            } else if (!leaves_memory(base)) {
-                wr |= in;
             }
+            /* a host call may write through its pointers whatever it
+             * returns */
+            if (!leaves_memory(base) && (!ptr || base == BCB_CALL))
+                wr |= in;
         }
     }
     *writable = wr;
