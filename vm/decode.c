@@ -672,9 +672,9 @@ static void race_watch(vm_prog *p, vm_ins *I, const uint64_t *mask,
     switch (bc_ops[I->op].base) {
     case BCB_LD: case BCB_VLOAD: case BCB_VLDH: case BCB_LDP: {
         /* a read of buffers that nothing writes cannot race */
-        const uint32_t *code = p->k->code + I->pc;
+        const char *l;
         operands o;
-        read_operands(code + 1, bc_bases[bc_ops[I->op].base].operands, &o);
+        read_ins(p->k->code + I->pc, &l, &o);
         if (mask && !(mask[o.p] & writable))
             return;
     }   /* fall through */
@@ -743,7 +743,7 @@ static bool decode(vm_prog *p, const void *const *tab,
     }
     p->ins[p->nins - 1] = (vm_ins){.op = XOP_END, .pc = k->ncode};
     tally(p);
-    uint64_t *mask = p->r.races ? malloc(k->nregs * sizeof *mask + 1) : NULL,
+    uint64_t *mask = p->r.races ? calloc(k->nregs + 1, sizeof *mask) : NULL,
              writable = 0;
     if (mask && !vm_ptrflow(p, mask, &writable)) {
         free(mask);   /* then every access is watched */
