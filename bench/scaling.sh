@@ -2,7 +2,8 @@
 # `make bench-scaling`: bench and loop on 1, 2, 4, 8 and 16 threads, clvm
 # (--threads N, buffers from files) against plain C built with -O3
 # -march=native -fopenmp (bench/native_omp, OMP_NUM_THREADS=N), bench
-# with its output buffer a zeros: buffer against a file's, and bench's
+# with its output buffer a zeros: buffer against a file's, bench under
+# --check races against it unchecked on as many threads, and bench's
 # bytes per second against a plain copy of the same bytes (native_omp
 # copy: the memory's bound on the same threads). Every output
 # must hash to the reference value (the published one, else the first
@@ -35,9 +36,11 @@ run() {
     b=$1 impl=$2 t=$3 o=$tmp/out.bin e=$tmp/err
     rm -f "$o"
     case $b.$impl in
-    bench.clvm|bench.zeros)
+    bench.clvm|bench.zeros|bench.races)
         [ $impl = zeros ] && out=zeros:$((16 * n)) || out=@$tmp/zero16.bin
-        "$clvm" run bench/bench.clasm --global "$n" --threads "$t" --time \
+        [ $impl = races ] && chk="--check races" || chk=
+        # shellcheck disable=SC2086
+        "$clvm" run bench/bench.clasm --global "$n" --threads "$t" --time $chk \
             --arg in=@"$tmp/in.bin" --arg out="$out" --arg scale=1.5 \
             --arg bias=0.5 --arg key=0x9E3779B9 --arg mask=0xFFFF0FFF \
             --out out="$o" >/dev/null 2>"$e" ;;
@@ -64,7 +67,7 @@ run() {
 i=0
 while [ $i -lt "$runs" ]; do
     for t in $threads; do
-        for impl in $impls zeros; do
+        for impl in $impls zeros races; do
             for b in bench loop; do run $b $impl "$t"; done
         done
     done
@@ -75,8 +78,8 @@ done
 # over one thread, native-omp's time and clvm / native-omp.
 echo "bench-scaling: bench $n work-items (ns per work-item), loop $ln x $iters" \
      "(ns per iteration), median of $runs runs; speedup over 1 thread"
-printf '%-8s %10s %8s %10s %8s %10s %7s %7s %10s %8s %10s %8s\n' threads \
-    bench speedup omp clvm/omp zeros/file GB/s copy loop speedup omp \
+printf '%-8s %10s %8s %10s %8s %10s %6s %7s %7s %10s %8s %10s %8s\n' threads \
+    bench speedup omp clvm/omp zeros/file races GB/s copy loop speedup omp \
     clvm/omp
 prev_b= prev_l=
 for t in $threads; do
@@ -92,9 +95,10 @@ for t in $threads; do
             else printf " %10s %8s", "-", "-" }')
         if [ $b = bench ]; then   # and bench's bytes per second, a copy's
             z=$(median "$tmp/bench.zeros.$t")
+            r=$(median "$tmp/bench.races.$t")
             k=$(median "$tmp/bench.copy.$t" 2>/dev/null || echo 0)
-            line=$line$(awk -v z="$z" -v c="$c" -v k="$k" -v d="$d" 'BEGIN {
-                printf " %10.2f %7.1f", z / c, 32 * d / c * 1e-9
+            line=$line$(awk -v z="$z" -v r="$r" -v c="$c" -v k="$k" -v d="$d" 'BEGIN {
+                printf " %10.2f %6.2f %7.1f", z / c, r / c, 32 * d / c * 1e-9
                 if (k > 0) printf " %7.1f", 32 * d / k * 1e-9
                 else printf " %7s", "-" }')
         fi

@@ -85,7 +85,9 @@ static void usage(FILE *f)
 "                         of global or local memory by work-items of one\n"
 "                         barrier interval or of different groups, one a\n"
 "                         write, not both atomic (also under --profile\n"
-"                         strict; the groups run on one thread)\n"
+"                         strict; on several threads, which race of\n"
+"                         several is found first may vary: --threads 1\n"
+"                         reports the first in work-group order)\n"
 "  --warn-impl            after the run, one warning per instruction and\n"
 "                         implementation-defined case it hit, with counts\n"
 "  --native LIB.so        the kernels may call the functions LIB.so defines\n"
@@ -545,7 +547,7 @@ static int run(int argc, char **argv, run_state *s)
     for (unsigned d = 0; d < o->nd.dims && d < 3 && items < 4096; d++)
         items *= o->nd.global[d] && o->nd.global[d] < 4096 ? o->nd.global[d]
                                                           : 4096;
-    if (items >= 4096 && !o->nd.races && o->nd.threads != 1)
+    if (items >= 4096 && o->nd.threads != 1)
         vm_threads_start(o->nd.threads);
     double t0 = now();
     int kind = vm_run(m, ki, s->args, &o->nd, &trap);

@@ -16,11 +16,6 @@
  * then taken at once, with no wake-up (a futex wake, tens of
  * microseconds to a sleeping CPU of a VM, one helper after another). */
 #define POOL_SPIN_NS 5000000L
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define POOL_PAUSE() __builtin_ia32_pause()
-#else
-#define POOL_PAUSE() ((void)0)
-#endif
 
 /* One caller's run, on its stack, listed while it wants more helpers. */
 typedef struct job {
@@ -64,7 +59,7 @@ static void spin(const _Atomic unsigned *v, unsigned x, bool want)
     for (unsigned k = 1;; k++) {
         if ((atomic_load_explicit(v, memory_order_acquire) == x) == want)
             return;
-        POOL_PAUSE();
+        VM_PAUSE();
         if (k % 256 == 0) {
             clock_gettime(CLOCK_MONOTONIC, &t);
             if ((t.tv_sec - t0.tv_sec) * 1000000000L +

@@ -2,6 +2,14 @@
 #ifndef CLVM_VM_POOL_H
 #define CLVM_VM_POOL_H
 
+/* A spinning thread's pause (x86: PAUSE, which spares the sibling
+ * hyperthread and the memory bus). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define VM_PAUSE() __builtin_ia32_pause()
+#else
+#define VM_PAUSE() ((void)0)
+#endif
+
 /* Calls fn(arg, 0) on the calling thread and fn(arg, i), 0 < i < n, on
  * up to n - 1 threads of the pool, each i once, while the caller's call
  * runs: a helper that wakes after it returned is not called at all. Returns

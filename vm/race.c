@@ -15,8 +15,8 @@
  * two reads its bytes' records would keep (a pair: what the byte tier
  * would hold, each of its bytes alike); else, per byte, the last two
  * writes and reads of different work-items that may still race (rec),
- * enough to tell whether the next access races with one. The common cases
- * cost a few compares per block or granule. */
+ * enough to tell whether the next access races with one: the common cases
+ * a few compares per block or granule. Threads lock them (vm_race_lock). */
 #include <string.h>
 
 #include "vm/race.h"
@@ -297,7 +297,7 @@ static int split_alike(const acc *c, vm_gran *s, uint32_t pm,
         return nomem(c);
     for (unsigned k = 0; k < 4; k++)
         if (pm >> k & 1)
-            c->pool->q[q][k] = *v;
+            vm_racepool_bytes(c->pool, q)[k] = *v;
     *s = (vm_gran){SPLIT, q, 0};
     return 0;
 }
@@ -309,7 +309,7 @@ static int bytes_access(const acc *c, const vm_gran *s, uint64_t g,
 {
     for (unsigned k = 0; k < 4; k++)
         if (mask >> k & 1 &&
-            byte_access(c, &c->pool->q[s->ep][k], g * 4 + k))
+            byte_access(c, &vm_racepool_bytes(c->pool, s->ep)[k], g * 4 + k))
             return -1;
     return 0;
 }
@@ -463,13 +463,14 @@ static uint32_t split_granule(const acc *c, const vm_gran *b, uint32_t j)
     uint32_t q = vm_racepool_q(c->pool);
     if (q == UINT32_MAX)
         return q;
+    byterec *v = vm_racepool_bytes(c->pool, q);
     for (uint32_t k = 0; k < 4; k++) {
         rec r = {block_item(b, j * 4 + k), b->ep,
                  c->w->P->ins[b->info >> 9].pc, 0};
         if (b->info & G_WRITE)
-            c->pool->q[q][k].w[0] = r;
+            v[k].w[0] = r;
         else
-            c->pool->q[q][k].r[0] = r;
+            v[k].r[0] = r;
     }
     return q;
 }
@@ -511,19 +512,22 @@ static inline vm_gran *block_granules(const acc *c, uint64_t k)
 /* c's access of its bytes at..at + len - 1. */
 static int range_access(const acc *c)
 {
+    vm_racehold h;
+    vm_race_lock(c->pool, c->bid, c->at, c->len, &h);
     const uint64_t end = c->at + c->len;
-    for (uint64_t a = c->at; a < end;) {
+    int rc = 0;
+    for (uint64_t a = c->at; a < end && !rc;) {
         uint64_t g = a / 4, next = (g + 1) * 4, hi = next < end ? next : end;
         uint32_t mask = ((1u << (hi - a)) - 1) << (a % 4);
         vm_gran *gs = block_granules(c, g / GPB);
         if (!gs)
-            return nomem(c);
+            return vm_race_unlock(&h), nomem(c);
         c->b->shadow[g / GPB].item = 0;   /* (pairs_before's summary) */
-        if (granule(c, &gs[g % GPB], g, mask))
-            return -1;
+        rc = granule(c, &gs[g % GPB], g, mask);
         a = hi;
     }
-    return 0;
+    vm_race_unlock(&h);
+    return rc;
 }
 
 /* Block k, whose quarters qm a dense access by c's lanes makes all of,
@@ -656,7 +660,12 @@ static uint64_t dense(acc *c, uint64_t exec, const uint64_t *at,
     }
     if (bad)
         return 0;
-    return dense_blocks(c, l0, (uint32_t)__builtin_popcountll(exec), a0);
+    const uint32_t n = (uint32_t)__builtin_popcountll(exec);
+    vm_racehold h;
+    vm_race_lock(c->pool, c->bid, a0, n * len, &h);
+    const uint64_t done = dense_blocks(c, l0, n, a0);
+    vm_race_unlock(&h);
+    return done;
 }
 
 /* Are granules ga..gb - 1 of c's buffer all pairs of reads of all their
@@ -854,7 +863,11 @@ static int warp_row(acc *c, vm_warp *w, const vm_ins *I, uint32_t bid,
     if (!b->shadow || len * n > b->size || at0 > b->size - len * n)
         return 1;
     setup(c, w, I, bid, kind);
-    return lanes_from(c, w->all, at0, at);
+    vm_racehold h;
+    vm_race_lock(c->pool, bid, at0, len * n, &h);
+    const int rc = lanes_from(c, w->all, at0, at);
+    vm_race_unlock(&h);
+    return rc;
 }
 
 /* A whole warp's access of consecutive elements of one buffer with a

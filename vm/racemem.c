@@ -1,11 +1,14 @@
 /* The race detector's shadow memory (vm/race.h): the blocks of each
  * global buffer and of a group's local memory, the pools of granules,
- * pairs and byte records, in huge pages where they are large. */
+ * pairs and byte records, in huge pages where they are large, and the
+ * locks that share the global ones between threads. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "vm/pool.h"
 #include "vm/race.h"
 
 static size_t blocks_len(uint64_t bytes)
@@ -75,30 +78,33 @@ static void blocks_global_free(vm_gran *p, uint64_t bytes)
         free(p);
 }
 
-/* The global pool's granules and pairs, at most one block of granules per
+/* The global pool's granules and pairs: at most one block of granules per
  * block and one pair per granule of the global buffers (a granule is a
- * pair once at most: then kept by byte), reserved at once in huge pages
- * where that is large: grown a record at a time, pools realloc'd in 4 KiB
- * pages fault once a page, and copy. Leaves them to grow() otherwise. */
-static void pool_reserve(vm_prog *P, struct vm_racepool *pool)
+ * pair once at most: then kept by byte), their room taken at once, so
+ * that they never move while other threads hold indices into them: in
+ * huge pages, reserved, where that is large (pools grown a record at a
+ * time in 4 KiB pages fault once a page). False without memory. */
+static bool pool_reserve(vm_prog *P, struct vm_racepool *pool)
 {
     uint64_t nb = 0, ng = 0;
     for (uint32_t b = 1; b < P->nbufs; b++)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
             nb += P->bufs[b].size / BLOCK + 1, ng += P->bufs[b].size / 4 + 1;
     if (nb >= UINT32_MAX / 2)
-        return;   /* (the pools' own limits come first) */
+        nb = UINT32_MAX / 2;   /* (the pools' own limits come first) */
     if (ng > 1u << P_SHIFT)
         ng = 1u << P_SHIFT;
     const size_t lg = nb * sizeof *pool->g, lp = ng * sizeof *pool->p;
-    if (!huge_ok(lg + lp))
-        return;
-    char *m = huge_map(lg + lp);
-    if (!m)
-        return;
+    char *m = huge_ok(lg + lp) ? huge_map(lg + lp) : NULL;
+    if (m) {
+        pool->mapped = huge_len(lg + lp);
+    } else if (!(m = calloc(1, lg + lp))) {
+        return false;
+    }
     pool->g = (void *)m, pool->capg = (uint32_t)nb;
     pool->p = (void *)(m + lg), pool->capp = (uint32_t)ng;
-    pool->mapped = huge_len(lg + lp);
+    pool->fixed = true;
+    return true;
 }
 
 bool vm_race_prog(vm_prog *P, char *why, size_t n)
@@ -116,8 +122,12 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
     for (uint32_t b = 1; ok && b < P->nbufs; b++)
         if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
             ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
-    if (ok)
-        pool_reserve(P, P->rpool);
+    ok = ok && pool_reserve(P, P->rpool);
+    /* several threads: the blocks' locks (racelock is 64-byte aligned) */
+    if (ok && r->threads > 1)
+        ok = (P->rpool->locks = aligned_alloc(64, NLOCKS * sizeof(racelock)));
+    for (uint32_t i = 0; ok && P->rpool->locks && i < NLOCKS; i++)
+        atomic_init(&P->rpool->locks[i].held, 0);
     if (!ok)
         snprintf(why, n, "the race detector's shadow of the buffers of "
                  "kernel '%s'", name);
@@ -126,12 +136,17 @@ bool vm_race_prog(vm_prog *P, char *why, size_t n)
 
 static void pool_free(struct vm_racepool *p)
 {
-    if (p && p->mapped)
+    if (!p)
+        return;
+    if (p->mapped)
         munmap(p->g, p->mapped);
-    else if (p)
+    else if (p->fixed)
+        free(p->g);   /* (p in the same allocation) */
+    else
         free(p->g), free(p->p);
-    if (p)
-        free(p->q);
+    for (unsigned s = 0; s < QSEGS; s++)
+        free(atomic_load(&p->q[s]));
+    free(p->locks);
     free(p);
 }
 
@@ -187,45 +202,109 @@ void vm_race_group_free(vm_group *g)
     g->lpool = NULL;
 }
 
-/* A fresh zeroed element of el bytes in the array *a of *n (room for
- * *cap): its index, or UINT32_MAX without memory. */
-static uint32_t grow(void **a, uint32_t *n, uint32_t *cap, size_t el,
+/* A fresh zeroed element of el bytes in the array *a of *n taken (room
+ * for *cap; fixed: no more): its index, or UINT32_MAX without room. Only
+ * a fixed array is shared by threads. */
+static uint32_t take(void **a, _Atomic uint32_t *n, uint32_t *cap, size_t el,
                      bool fixed)
 {
-    if (*n == *cap && fixed)
-        return UINT32_MAX;
-    if (*n == *cap) {
+    uint32_t i = atomic_fetch_add_explicit(n, 1, memory_order_relaxed);
+    if (i >= *cap) {
         uint32_t c = *cap ? 2 * *cap : 256;
-        void *q = c > *cap ? realloc(*a, c * el) : NULL;
-        if (!q)
+        void *q = !fixed && c > *cap ? realloc(*a, (size_t)c * el) : NULL;
+        if (!q) {
+            if (!fixed)
+                atomic_store_explicit(n, i, memory_order_relaxed);
             return UINT32_MAX;
+        }
         *a = q, *cap = c;
     }
-    memset((char *)*a + *n * el, 0, el);
-    return (*n)++;
-}
-
-/* A fresh granule of byte records, a fresh block of granules. */
-uint32_t vm_racepool_q(struct vm_racepool *p)
-{
-    void *a = p->q;
-    uint32_t i = grow(&a, &p->n, &p->cap, sizeof *p->q, false);
-    p->q = a;
+    memset((char *)*a + (size_t)i * el, 0, el);
     return i;
 }
 
 uint32_t vm_racepool_g(struct vm_racepool *p)
 {
     void *a = p->g;
-    uint32_t i = grow(&a, &p->ng, &p->capg, sizeof *p->g, p->mapped);
-    p->g = a;
+    uint32_t i = take(&a, &p->ng, &p->capg, sizeof *p->g, p->fixed);
+    if (!p->fixed)   /* (a fixed pool's fields are shared: left alone) */
+        p->g = a;
     return i;
 }
 
 uint32_t vm_racepool_p(struct vm_racepool *p)
 {
     void *a = p->p;
-    uint32_t i = grow(&a, &p->np, &p->capp, sizeof *p->p, p->mapped);
-    p->p = a;
+    uint32_t i = take(&a, &p->np, &p->capp, sizeof *p->p, p->fixed);
+    if (!p->fixed)
+        p->p = a;
     return i;
+}
+
+/* Byte records go in segments that never move (vm_racepool_bytes): the
+ * first thread to need one allocates it. */
+uint32_t vm_racepool_q(struct vm_racepool *p)
+{
+    const uint32_t i = atomic_fetch_add_explicit(&p->n, 1,
+                                                 memory_order_relaxed);
+    const uint64_t j = (uint64_t)i + QSEG0;
+    const unsigned s = 63 - (unsigned)__builtin_clzll(j) - QSEG0_LOG;
+    if (s >= QSEGS)
+        return UINT32_MAX;
+    quad *seg = atomic_load_explicit(&p->q[s], memory_order_acquire);
+    if (!seg) {
+        quad *mine = calloc((size_t)QSEG0 << s, sizeof *mine);
+        if (!mine)
+            return UINT32_MAX;
+        if (atomic_compare_exchange_strong(&p->q[s], &seg, mine))
+            seg = mine;
+        else
+            free(mine);   /* (another thread's came first: seg) */
+    }
+    memset(seg[j - ((uint64_t)QSEG0 << s)], 0, sizeof *seg);
+    return i;
+}
+
+static void lock_one(racelock *l)
+{
+    while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
+        for (unsigned k = 1;
+             atomic_load_explicit(&l->held, memory_order_relaxed); k++) {
+            if (k % 64)
+                VM_PAUSE();
+            else
+                sched_yield();   /* (its holder may be waiting for a CPU) */
+        }
+}
+
+void vm_race_lock(const struct vm_racepool *p, uint32_t bid, uint64_t at,
+                  uint64_t len, vm_racehold *h)
+{
+    h->t = p->locks, h->n = 0;
+    if (!h->t)
+        return;
+    const uint64_t r0 = at >> REGION_SHIFT,
+                   r1 = (at + (len ? len : 1) - 1) >> REGION_SHIFT;
+    if (r1 - r0 >= 4) {   /* (no access spans this much: a warp's 8 KiB) */
+        h->n = NLOCKS;
+        for (unsigned i = 0; i < NLOCKS; i++)
+            lock_one(&h->t[i]);
+        return;
+    }
+    const uint32_t base = bid * 0x9E3779B9u;   /* (buffers apart) */
+    for (uint64_t r = r0; r <= r1; r++) {
+        uint32_t id = (base + (uint32_t)r) & (NLOCKS - 1), k = h->n++;
+        for (; k && h->id[k - 1] > id; k--)
+            h->id[k] = h->id[k - 1];
+        h->id[k] = id;
+    }
+    for (unsigned k = 0; k < h->n; k++)
+        lock_one(&h->t[h->id[k]]);
+}
+
+void vm_race_unlock(const vm_racehold *h)
+{
+    for (unsigned k = 0; h->t && k < h->n; k++)
+        atomic_store_explicit(&h->t[h->n == NLOCKS ? k : h->id[k]].held, 0,
+                              memory_order_release);
 }

@@ -81,8 +81,6 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     if (th > 256)
         th = 256;
     r->races = nd->races || nd->profile == PROF_STRICT;
-    if (r->races)
-        th = 1;   /* the groups in order: one report, the same each run */
     r->threads = r->ngroups < th ? (unsigned)r->ngroups : th;
     r->max_steps = nd->max_steps ? nd->max_steps : VM_DEFAULT_MAX_STEPS;
     r->natives = nd->natives;
