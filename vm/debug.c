@@ -53,9 +53,10 @@ vm_debug *vm_debug_new(const bc_module *m, uint32_t k, vm_arg *args,
         free(d);
         return NULL;
     }
-    char why[160];
-    if (d->r.races && !vm_race_prog(d->P, why, sizeof why)) {   /* as */
-        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);          /* vm_run */
+    char why[200];
+    int kind = d->r.races ? vm_race_prog(d->P, why, sizeof why) : 0;
+    if (kind) {   /* as vm_run */
+        vm_trap_set(trap, kind, "%s", why);
         vm_debug_free(d);
         return NULL;
     }

@@ -74,6 +74,11 @@ bool vm_ptrflow(const vm_prog *p, uint64_t *mask, uint64_t *writable)
                 wr |= in;
         }
     }
+    /* a read of a buffer bound to memory that another one writes races */
     *writable = wr;
+    for (uint32_t a = 1; a < p->nbufs; a++)
+        for (uint32_t b = 1; b < p->nbufs; b++)
+            if (wr >> b & 1 && vm_bufs_overlap(p, a, b))
+                *writable |= 1ull << a;
     return true;
 }

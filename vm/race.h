@@ -82,6 +82,12 @@ struct vm_racepool {
     racelock *locks;           /* NLOCKS, where several threads share the
                                   pool: held while a check reads or writes
                                   the blocks of their regions */
+    struct vm_raceview {       /* the global pool's, per buffer id: */
+        vm_gran *own;          /* a shadow allocated for its memory */
+        uint64_t bytes;        /* own's bytes of memory */
+        uint64_t off;          /* its first byte's in its root's memory */
+        uint32_t root;         /* the buffer whose lock keys it takes */
+    } *view;
 };
 
 /* Groups on several threads share the global buffers' blocks and pool: a

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "vm/pool.h"
+#include "vm/ptrflow.h"
 #include "vm/race.h"
 
 static size_t blocks_len(uint64_t bytes)
@@ -107,31 +108,114 @@ static bool pool_reserve(vm_prog *P, struct vm_racepool *pool)
     return true;
 }
 
-bool vm_race_prog(vm_prog *P, char *why, size_t n)
+/* Global buffers bound to overlapping memory (one buffer for two
+ * parameters, sub-buffers) are one memory to a race: their accesses must
+ * meet in one shadow. Each set of buffers whose memory overlaps gets one,
+ * allocated for the set's lowest to highest byte, that each sees from its
+ * own first byte, which must lie whole blocks past the lowest. Fills
+ * P->shadow and the pool's views; false with why filled without memory
+ * or where a buffer lies part of a block off. */
+static int nomem_shadow(const vm_prog *P, char *why, size_t n)
+{
+    snprintf(why, n, "the race detector's shadow of the buffers of kernel "
+             "'%s'", bc_str(P->m, P->k->name));
+    return VM_TRAP_NOMEM;
+}
+
+static const uint8_t *mem(const vm_prog *P, uint32_t b)
+{
+    return P->args[P->bufs[b].param].data;
+}
+
+static uint32_t find(struct vm_raceview *v, uint32_t b)
+{
+    while (v[b].root != b)
+        b = v[b].root = v[v[b].root].root;
+    return b;
+}
+
+static bool global(const vm_prog *P, uint32_t b)
+{
+    return P->bufs[b].space == BC_GLOBAL && P->bufs[b].size;
+}
+
+static int shadows(vm_prog *P, struct vm_raceview *v, char *why, size_t n)
+{
+    const char *name = bc_str(P->m, P->k->name);
+    /* per set (at its root): its lowest byte and the end of its highest */
+    uintptr_t *lo = calloc(2 * (size_t)P->nbufs, sizeof *lo);
+    if (!lo)
+        return nomem_shadow(P, why, n);
+    uintptr_t *hi = lo + P->nbufs;
+    for (uint32_t b = 0; b < P->nbufs; b++)
+        v[b].root = b;
+    for (uint32_t b = 1; b < P->nbufs; b++)
+        for (uint32_t a = 1; a < b; a++)
+            if (vm_bufs_overlap(P, a, b))
+                v[find(v, b)].root = find(v, a);
+    for (uint32_t b = 1; b < P->nbufs; b++) {
+        const uint32_t r = v[b].root = find(v, b);
+        if (!global(P, b))
+            continue;
+        const uintptr_t l = (uintptr_t)mem(P, b), h = l + P->bufs[b].size;
+        lo[r] = !hi[r] || l < lo[r] ? l : lo[r];
+        hi[r] = h > hi[r] ? h : hi[r];
+    }
+    int kind = 0;
+    for (uint32_t b = 1; !kind && b < P->nbufs; b++)   /* the roots' */
+        if (global(P, b) && v[b].root == b) {
+            v[b].bytes = hi[b] - lo[b];
+            if (!(v[b].own = blocks_global(v[b].bytes)))
+                kind = nomem_shadow(P, why, n);
+        }
+    for (uint32_t b = 1; !kind && b < P->nbufs; b++) {
+        const uint32_t r = v[b].root;
+        if (!global(P, b))
+            continue;
+        v[b].off = (uintptr_t)mem(P, b) - lo[r];
+        P->shadow[b] = v[r].own + v[b].off / BLOCK;
+        if (v[b].off % BLOCK) {
+            uint32_t f = 1;   /* the buffer at the shared memory's start */
+            while (!global(P, f) || v[f].root != r ||
+                   (uintptr_t)mem(P, f) != lo[r])
+                f++;
+            snprintf(why, n, "the race check of kernel '%s': buffer '%s' "
+                     "starts %llu bytes into buffer '%s' (it checks buffers "
+                     "that share memory a multiple of %u bytes apart)",
+                     name, bc_str(P->m, P->k->regs[P->bufs[b].reg].name),
+                     (unsigned long long)v[b].off,
+                     bc_str(P->m, P->k->regs[P->bufs[f].reg].name),
+                     (unsigned)BLOCK);
+            kind = VM_TRAP_ARGS;
+        }
+    }
+    free(lo);
+    return kind;
+}
+
+int vm_race_prog(vm_prog *P, char *why, size_t n)
 {
     const vm_range *r = &P->r;
-    const char *name = bc_str(P->m, P->k->name);
     if (r->ngroups > (UINT32_MAX - 2) / r->group_size || P->nins >= 1u << 23) {
         /* items below PAIR, instructions in a block's info */
         snprintf(why, n, "the race check of kernel '%s': at most 2^32 - 2 "
-                 "work-items and 2^23 instructions", name);
-        return false;
+                 "work-items and 2^23 instructions", bc_str(P->m, P->k->name));
+        return VM_TRAP_NOMEM;
     }
-    bool ok = (P->shadow = calloc(P->nbufs, sizeof *P->shadow)) &&
-              (P->rpool = calloc(1, sizeof *P->rpool));
-    for (uint32_t b = 1; ok && b < P->nbufs; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size)
-            ok = (P->shadow[b] = blocks_global(P->bufs[b].size)) != NULL;
-    ok = ok && pool_reserve(P, P->rpool);
+    if (!(P->shadow = calloc(P->nbufs, sizeof *P->shadow)) ||
+        !(P->rpool = calloc(1, sizeof *P->rpool)) ||
+        !(P->rpool->view = calloc(P->nbufs, sizeof *P->rpool->view)))
+        return nomem_shadow(P, why, n);
+    const int kind = shadows(P, P->rpool->view, why, n);
+    if (kind)
+        return kind;
+    bool ok = pool_reserve(P, P->rpool);
     /* several threads: the blocks' locks (racelock is 64-byte aligned) */
     if (ok && r->threads > 1)
         ok = (P->rpool->locks = aligned_alloc(64, NLOCKS * sizeof(racelock)));
     for (uint32_t i = 0; ok && P->rpool->locks && i < NLOCKS; i++)
         atomic_init(&P->rpool->locks[i].held, 0);
-    if (!ok)
-        snprintf(why, n, "the race detector's shadow of the buffers of "
-                 "kernel '%s'", name);
-    return ok;
+    return ok ? 0 : nomem_shadow(P, why, n);
 }
 
 static void pool_free(struct vm_racepool *p)
@@ -147,13 +231,14 @@ static void pool_free(struct vm_racepool *p)
     for (unsigned s = 0; s < QSEGS; s++)
         free(atomic_load(&p->q[s]));
     free(p->locks);
+    free(p->view);
     free(p);
 }
 
 void vm_race_prog_free(vm_prog *P)
 {
-    for (uint32_t b = 0; P->shadow && b < P->nbufs; b++)
-        blocks_global_free(P->shadow[b], P->bufs[b].size);
+    for (uint32_t b = 0; P->rpool && P->rpool->view && b < P->nbufs; b++)
+        blocks_global_free(P->rpool->view[b].own, P->rpool->view[b].bytes);
     free(P->shadow);
     P->shadow = NULL;
     pool_free(P->rpool);
@@ -283,6 +368,8 @@ void vm_race_lock(const struct vm_racepool *p, uint32_t bid, uint64_t at,
     h->t = p->locks, h->n = 0;
     if (!h->t)
         return;
+    at += p->view[bid].off;   /* (keys of the memory, not the buffer) */
+    bid = p->view[bid].root;
     const uint64_t r0 = at >> REGION_SHIFT,
                    r1 = (at + (len ? len : 1) - 1) >> REGION_SHIFT;
     if (r1 - r0 >= 4) {   /* (no access spans this much: a warp's 8 KiB) */

@@ -19,11 +19,17 @@
 #include "vm/trap.h"
 #include "vm/warp.h"
 
-/* Runs work-group `linear` on g: 0, or the trap kind with t filled. */
-static int run_group(vm_group *g, uint64_t linear, vm_trap *t)
+/* Runs unit u on g: work-group u, or where a group's `parts` warps run
+ * apart (apart), warp u % parts of group u / parts. 0, or the trap kind
+ * with t filled. */
+static int run_group(vm_group *g, uint64_t u, uint32_t parts, vm_trap *t)
 {
     vm_sched s;
-    vm_sched_start(&s, g, linear);
+    if (parts == 1)
+        vm_sched_start(&s, g, u);
+    else
+        vm_sched_part(&s, g, u / parts, (uint32_t)(u % parts),
+                      (uint32_t)(u % parts) + 1);
     for (;;) {
         enum vm_event e = vm_sched_run(&s, UINT64_MAX, t);
         if (e == VM_EV_GROUP)
@@ -44,7 +50,9 @@ typedef struct pend {
 
 typedef struct {
     const vm_prog *P;
-    uint64_t chunk;          /* groups a worker takes at a time */
+    uint64_t units;          /* groups, or their warps (apart) */
+    uint32_t parts;          /* units a group */
+    uint64_t chunk;          /* units a worker takes at a time */
     /* next is written by every take; first is read before every group:
      * each on its own cache line, so that reading first costs no miss */
     _Alignas(64) _Atomic uint64_t next;   /* the next group to take */
@@ -190,7 +198,7 @@ static void work(void *arg, unsigned i)
     vm_trap t;
     if (!me->g && !(me->g = vm_group_new(s->P)))
         return;
-    const uint64_t n = s->P->r.ngroups, most = s->chunk,
+    const uint64_t n = s->units, most = s->chunk,
                    share = (uint64_t)s->P->r.threads * 4;
     for (uint64_t gi = 0, end = 0;; gi++) {
         if (gi == end) {   /* the next chunk of groups, in order */
@@ -206,10 +214,10 @@ static void work(void *arg, unsigned i)
         }
         if (gi >= n || gi > atomic_load(&s->first))
             break;
-        int rc = run_group(me->g, gi, &t);
+        int rc = run_group(me->g, gi, s->parts, &t);
         if (rc || s->P->printf || me->g->ntouched) {
             pthread_mutex_lock(&s->lock);
-            keep_counts(s, me->g, gi);
+            keep_counts(s, me->g, gi / s->parts);
             if (rc && gi < atomic_load(&s->first)) {
                 s->trap = t;
                 atomic_store(&s->first, gi);
@@ -228,24 +236,48 @@ static void work(void *arg, unsigned i)
  * run as one scheduled group of up to a warp; the work-item functions
  * still give each its own group's ids (r->split, helpers.c's vm_wi_values). Returns the
  * number of groups to run as one: 1 for none. */
-static uint64_t merge(const vm_prog *P, uint32_t want)
+static bool unordered(const vm_prog *P)
 {
     const vm_range *r = &P->r;
-    if (r->local[0] >= want || r->local[1] != 1 || r->local[2] != 1 ||
-        P->barrier || P->local_bytes || P->printf || r->races ||
+    if (P->barrier || P->local_bytes || P->printf || r->races ||
         r->warn_impl)
-        return 1;
+        return false;
     for (uint32_t i = 0; i + 1 < P->nins; i++) {
         const vm_ins *I = &P->ins[i];
         unsigned base = bc_ops[I->op < BC_NOPS ? I->op : I->note_op].base;
         if (base == BCB_ATOM || base == BCB_ACOPY || base == BCB_ACOPYS ||
             base == BCB_WAITEV || base == BCB_BARRIER)
-            return 1;
+            return false;
     }
+    return true;
+}
+
+static uint64_t merge(const vm_prog *P, uint32_t want)
+{
+    const vm_range *r = &P->r;
+    if (r->local[0] >= want || r->local[1] != 1 || r->local[2] != 1 ||
+        !unordered(P))
+        return 1;
     uint64_t k = want / r->local[0];
     while (k > 1 && r->groups[0] % k)
         k--;
     return k;
+}
+
+/* Few groups of several warps each leave threads idle at the end (loop
+ * on 16 threads: 256 groups of 4 warps, the threads' ends up to a group
+ * apart) or unused (one group). Where nothing can tell (unordered), a
+ * group's warps run apart as units of one warp each, in NDRange order
+ * (unit u: group u / parts, its warp u % parts), so that the trap
+ * reported is still the lowest group's first warp's. Returns the parts
+ * a group: 1 for none. */
+static uint32_t apart(const vm_prog *P)
+{
+    const vm_range *r = &P->r;
+    if (r->nwarps < 2 || r->asked < 2 ||
+        r->ngroups >= (uint64_t)r->asked * 64 || !unordered(P))
+        return 1;
+    return r->nwarps;
 }
 
 void vm_threads_start(unsigned threads)
@@ -288,11 +320,12 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         if (!(P = vm_prog_new(m, k, args, &r, trap)))
             return trap->kind;
     }
-    char why[160];
-    if (r.races && !vm_race_prog(P, why, sizeof why)) {
+    char why[200];
+    int kind = r.races ? vm_race_prog(P, why, sizeof why) : 0;
+    if (kind) {
         vm_race_prog_free(P);
         vm_prog_free(P);
-        vm_trap_set(trap, VM_TRAP_NOMEM, "%s", why);
+        vm_trap_set(trap, kind, "%s", why);
         return trap->kind;
     }
 
@@ -300,8 +333,13 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
      * contended counter costs more than a small group's work, while a
      * chunk of at most 1/16 of a thread's share keeps the threads' loads
      * even. */
-    uint64_t per = r.ngroups / ((uint64_t)r.threads * 16);
-    run_state s = {.P = P, .chunk = per > 1 ? (per < 64 ? per : 64) : 1};
+    const uint32_t parts = split > 1 ? 1 : apart(P);
+    const uint64_t units = r.ngroups * parts;
+    if (parts > 1)
+        P->r.threads = r.threads = units < r.asked ? (unsigned)units : r.asked;
+    uint64_t per = units / ((uint64_t)r.threads * 16);
+    run_state s = {.P = P, .units = units, .parts = parts,
+                   .chunk = per > 1 ? (per < 64 ? per : 64) : 1};
     atomic_init(&s.next, 0);
     atomic_init(&s.first, UINT64_MAX);
     pthread_mutex_init(&s.lock, NULL);

@@ -9,10 +9,23 @@ void vm_sched_start(vm_sched *s, vm_group *g, uint64_t linear)
     s->g = g;
     s->cur = 0;
     s->warpno = 0;
+    s->end = g->P->r.nwarps;
     s->held = false;
     vm_group_start(g, linear);
     for (uint32_t i = 0; i < g->nctx; i++)
         vm_warp_start(&g->w[i], i);
+}
+
+void vm_sched_part(vm_sched *s, vm_group *g, uint64_t linear, uint32_t w0,
+                   uint32_t w1)
+{
+    s->g = g;
+    s->cur = 0;
+    s->warpno = w0;
+    s->end = w1;
+    s->held = false;
+    vm_group_start(g, linear);
+    vm_warp_start(&g->w[0], w0);
 }
 
 /* A round is over: every warp finished or waits at a barrier. All
@@ -51,7 +64,7 @@ static enum vm_event next_warp(vm_sched *s, vm_trap *t)
 {
     vm_group *g = s->g;
     if (g->nctx == 1) {
-        if (++s->warpno >= g->P->r.nwarps)
+        if (++s->warpno >= s->end)
             return VM_EV_GROUP;
         vm_warp_start(&g->w[0], s->warpno);
         return VM_EV_WARP;

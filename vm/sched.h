@@ -20,6 +20,7 @@ typedef struct {
     vm_group *g;
     uint32_t cur;          /* the warp context running: g->w[cur] */
     uint32_t warpno;       /* one context (no barriers): the warp in it */
+    uint32_t end;          /* ... and the warp after the last to run */
     bool held;             /* several work-groups run as one (r.split) and
                               one trapped: its trap, reported when the
                               earlier groups' work-items are done */
@@ -37,6 +38,10 @@ enum vm_event {
 
 /* Makes g work-group `linear`, with its first warp current. */
 void vm_sched_start(vm_sched *s, vm_group *g, uint64_t linear);
+/* The same for warps w0..w1 - 1 of it alone, where one context serves
+ * them (no barriers) and nothing else tells its warps apart (run.c). */
+void vm_sched_part(vm_sched *s, vm_group *g, uint64_t linear, uint32_t w0,
+                   uint32_t w1);
 
 /* Runs the current warp for at most budget instructions (and no more than
  * its max_steps in all: a warp that has spent them traps STEPS here). */

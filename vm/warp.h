@@ -42,7 +42,10 @@ typedef struct {
     uint32_t group_size;   /* product of local[] */
     uint32_t warp;         /* W: lanes per warp, min(requested, group) */
     uint32_t nwarps;       /* warps per work-group */
-    unsigned threads;
+    unsigned threads;      /* min(asked for, groups): vm_run may raise it
+                              to asked for where it runs a group's warps
+                              apart (run.c, apart) */
+    unsigned asked;        /* threads asked for (0: all the cores) */
     uint64_t max_steps;
     struct vm_natives *natives; /* from vm_ndrange */
     FILE *out;
@@ -386,10 +389,11 @@ enum { VM_RACE_READ, VM_RACE_WRITE, VM_RACE_ATOMIC, VM_RACE_ATOMIC_READ,
        VM_RACE_COPY_READ, VM_RACE_COPY_WRITE };
 /* vm_fault.barwhy of a NOMEM trap of the race check's */
 enum { VM_NOMEM_RACE = 1 };
-/* Shadow memory of P's global buffers; false, with why (n bytes) saying
- * so for a NOMEM trap, without memory or with more work-items or
- * instructions than its records name. */
-bool vm_race_prog(vm_prog *P, char *why, size_t n);
+/* Shadow memory of P's global buffers: 0, or the kind of trap, why (n
+ * bytes) saying what: NOMEM without memory or with more work-items or
+ * instructions than its records name, ARGS for buffers that share memory
+ * part of a block apart. */
+int vm_race_prog(vm_prog *P, char *why, size_t n);
 void vm_race_prog_free(vm_prog *P);
 /* g's local memory's (cleared by vm_race_group_start); false without
  * memory. */

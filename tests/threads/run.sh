@@ -2,7 +2,8 @@
 # Outputs bit for bit the same on 1, 2 and 4 threads: every benchmark of
 # bench/ (bench, loop, math and blur in the IR; bench and loop in OpenCL C
 # when clang-14 is at hand), at sizes of many work-groups, and every example
-# as its golden case (tests/run/ex_*.test, excl_*.test) runs it. A case
+# as its golden case (tests/run/ex_*.test, excl_*.test) runs it, and a
+# group's warps run apart (workitem_apart.cl, loop in one group). A case
 # fails when any thread count's output (stdout, stderr, exit status, the
 # --out buffers) differs from one thread's, or when one thread's run fails.
 # usage: tests/threads/run.sh BUILD_DIR
@@ -55,6 +56,7 @@ export OUT=out WANT_OK=1
 check bench "$clvm" run bench/bench.clasm --global 65536 $bargs
 check "bench --local 16" "$clvm" run bench/bench.clasm --global 65536 --local 16 $bargs
 check loop "$clvm" run bench/loop.clasm --global 16384 $largs
+check "loop, one group" "$clvm" run bench/loop.clasm --global 1024 --local 1024 $largs
 check math "$clvm" run bench/math.clasm --global 16384 --arg in=@"$tmp/min.bin" \
     --arg out=zeros:65536
 check blur "$clvm" run bench/blur.clasm --global 256,256 --arg in=@"$tmp/img.bin" \
@@ -73,8 +75,8 @@ fi
 # The examples, as their golden cases run them (those that fail on
 # purpose must fail the same way).
 unset OUT WANT_OK
-for f in tests/run/ex_*.test tests/run/excl_*.test; do
-    cmd=$(sed -n '1s|^// RUN: clvm ||p' "$f")
+for f in tests/run/ex_*.test tests/run/excl_*.test tests/run/workitem_apart.cl; do
+    cmd=$(sed -n '1s|^// RUN: clvm ||p' "$f" | sed "s|%s|$f|g")
     case $cmd in
     run\ *) ;;
     *) continue ;;

@@ -147,9 +147,43 @@ static void derived_write_races(void)
     free(m);
 }
 
+/* Two parameters bound to overlapping memory are one memory to the check
+ * (vm/racemem.c shadows): kernel NONE (x = in[i]; out[i] = x) with in
+ * bound to out's memory races where in[i] is another work-item's out[j],
+ * in one group or across groups on two threads; where in[i] is out[i]
+ * (one work-item) it does not. Memory shared part of a block apart is
+ * refused, not left unchecked. */
+static void aliased_buffers_share_records(void)
+{
+    static _Alignas(256) uint8_t mem[8 * N * 4];
+    bc_module *m = kernel(NONE);
+    vm_trap t;
+    vm_ndrange nd = {.dims = 1, .global = {2 * N}, .local = {2 * N},
+                     .threads = 1, .races = true};
+    vm_arg same[2] = {{mem, 2 * N * 4}, {mem, 2 * N * 4}};
+    CHECK(vm_run(m, 0, same, &nd, &t) == 0, "same memory: %s", t.msg);
+    /* in[i] is out[i + 64]: work-item i + 64 writes what i read */
+    vm_arg ahead[2] = {{mem + 256, 2 * N * 4}, {mem, 4 * N * 4}};
+    CHECK(vm_run(m, 0, ahead, &nd, &t) == VM_TRAP_RACE &&
+              strstr(t.msg, "data race"), "256 bytes ahead: %s", t.msg);
+    nd.local[0] = N, nd.threads = 2;   /* (groups 0 and 1) */
+    CHECK(vm_run(m, 0, ahead, &nd, &t) == VM_TRAP_RACE &&
+              strstr(t.msg, "different work-groups"), "two groups: %s",
+          t.msg);
+    vm_arg off[2] = {{mem + 4, 2 * N * 4}, {mem, 4 * N * 4}};
+    CHECK(vm_run(m, 0, off, &nd, &t) == VM_TRAP_ARGS &&
+              strstr(t.msg, "starts 4 bytes into buffer 'out'"),
+          "4 bytes apart: %s", t.msg);
+    nd.races = false;   /* (unchecked, nothing to refuse) */
+    CHECK(vm_run(m, 0, off, &nd, &t) == 0, "unchecked: %s", t.msg);
+    bc_free(m);
+    free(m);
+}
+
 int main(void)
 {
     RUN(loads_of_unwritten_buffers_unwatched);
     RUN(derived_write_races);
+    RUN(aliased_buffers_share_records);
     return t_summary("ptrflow");
 }
