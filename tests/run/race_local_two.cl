@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 32 --local 16 --check races --arg out=zeros:128 --arg a=local:1024 --print out
+// RUN: clvm run %s --global 32 --local 16 --threads 1 --check races --arg out=zeros:128 --arg a=local:1024 --print out
 // Two local buffers, the argument and the kernel's own array after it,
 // each with its own shadow: the barrier-separated uses of a pass, the
 // race in b (work-item l reads b[l + 1], written by l + 1 in the same

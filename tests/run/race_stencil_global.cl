@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 256 --local 64 --check races --arg d=zeros:1024 --arg out=zeros:1024
+// RUN: clvm run %s --global 256 --local 64 --threads 1 --check races --arg d=zeros:1024 --arg out=zeros:1024
 // A 3-point stencil: every int of d is read by three work-items, so the
 // check keeps its granules as a pair of readers (vm/race.c) rather than
 // byte by byte. In the same interval work-item 7, the first reader of

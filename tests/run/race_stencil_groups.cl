@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 256 --local 64 --check races --arg d=zeros:1024 --arg out=zeros:1024
+// RUN: clvm run %s --global 256 --local 64 --threads 1 --check races --arg d=zeros:1024 --arg out=zeros:1024
 // A 3-point stencil read across work-group edges: d[63] is read by
 // work-items 62 and 63 of group 0 and 64 of group 1. A barrier orders
 // nothing between groups, so work-item 64's write of d[63] after it races

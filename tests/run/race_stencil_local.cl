@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 128 --local 64 --check races --arg d=zeros:512 --arg out=zeros:512 --arg t=local:256
+// RUN: clvm run %s --global 128 --local 64 --threads 1 --check races --arg d=zeros:512 --arg out=zeros:512 --arg t=local:256
 // A 3-point stencil over a tile in local memory: after the barrier every
 // int of t is read by three work-items (a pair of readers per granule in
 // vm/race.c). In the same interval work-item 3 writes t[4], which

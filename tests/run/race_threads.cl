@@ -1,4 +1,4 @@
-// RUN: clvm run %s --global 65536 --local 64 --threads 4 --check races --arg a=zeros:262144
+// RUN: clvm run %s --global 65536 --local 64 --threads 1 --check races --arg a=zeros:262144
 // Every work-group writes what the next one reads: a race between
 // work-groups at each of 1024 edges. On one thread the groups run in
 // order and group 1's first read is reported; on several, which edge
