@@ -108,13 +108,6 @@ static bool pool_reserve(vm_prog *P, struct vm_racepool *pool)
     return true;
 }
 
-/* Global buffers bound to overlapping memory (one buffer for two
- * parameters, sub-buffers) are one memory to a race: their accesses must
- * meet in one shadow. Each set of buffers whose memory overlaps gets one,
- * allocated for the set's lowest to highest byte, that each sees from its
- * own first byte, which must lie whole blocks past the lowest. Fills
- * P->shadow and the pool's views; false with why filled without memory
- * or where a buffer lies part of a block off. */
 static int nomem_shadow(const vm_prog *P, char *why, size_t n)
 {
     snprintf(why, n, "the race detector's shadow of the buffers of kernel "
@@ -139,6 +132,14 @@ static bool global(const vm_prog *P, uint32_t b)
     return P->bufs[b].space == BC_GLOBAL && P->bufs[b].size;
 }
 
+/* Global buffers bound to overlapping memory (one buffer for two
+ * parameters, sub-buffers) are one memory to a race: their accesses must
+ * meet in one shadow. Each set of buffers whose memory overlaps gets one,
+ * allocated for the set's lowest to highest byte, that each sees from its
+ * own first byte, which must lie whole blocks past the lowest. Fills
+ * P->shadow and the views v (per buffer: its set's root, its offset in
+ * the set's memory; the root's shadow): 0, or the trap kind (NOMEM; ARGS
+ * where a buffer lies part of a block off) with why filled. */
 static int shadows(vm_prog *P, struct vm_raceview *v, char *why, size_t n)
 {
     const char *name = bc_str(P->m, P->k->name);
