@@ -71,8 +71,8 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     r->warp = w < group ? w : (uint32_t)group;
     r->nwarps = (r->group_size + r->warp - 1) / r->warp;
     unsigned th = nd->threads;
-    if (th == 0 && (r->ngroups > 1 || r->nwarps > 1)) {   /* (sysconf
-                                reads files: one warp needs one thread) */
+    if (th == 0 && r->ngroups > 1) {   /* (sysconf reads files: one group
+                                          needs no more than one thread) */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         th = n > 0 ? (unsigned)n : 1;
     } else if (th == 0) {
@@ -81,8 +81,8 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     if (th > 256)
         th = 256;
     r->races = nd->races || nd->profile == PROF_STRICT;
-    r->asked = th;
     r->threads = r->ngroups < th ? (unsigned)r->ngroups : th;
+    r->asked = nd->threads ? th : r->threads;
     r->max_steps = nd->max_steps ? nd->max_steps : VM_DEFAULT_MAX_STEPS;
     r->natives = nd->natives;
     r->out = nd->out ? nd->out : stdout;

@@ -42,10 +42,13 @@ typedef struct {
     uint32_t group_size;   /* product of local[] */
     uint32_t warp;         /* W: lanes per warp, min(requested, group) */
     uint32_t nwarps;       /* warps per work-group */
-    unsigned threads;      /* min(asked for, groups): vm_run may raise it
-                              to asked for where it runs a group's warps
+    unsigned threads;      /* min(threads, groups): vm_run may raise it
+                              to asked where it runs a group's warps
                               apart (run.c, apart) */
-    unsigned asked;        /* threads asked for (0: all the cores) */
+    unsigned asked;        /* the threads asked for (--threads N), else
+                              threads: a default run never wakes more
+                              helpers than it has groups (a helper's
+                              wake-up costs more than a small run) */
     uint64_t max_steps;
     struct vm_natives *natives; /* from vm_ndrange */
     FILE *out;
