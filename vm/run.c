@@ -55,7 +55,7 @@ typedef struct {
     uint64_t chunk;          /* units a worker takes at a time */
     /* next is written by every take; first is read before every group:
      * each on its own cache line, so that reading first costs no miss */
-    _Alignas(64) _Atomic uint64_t next;   /* the next group to take */
+    _Alignas(64) _Atomic uint64_t next;   /* the next unit to take */
     _Alignas(64) _Atomic uint64_t first;  /* the lowest group that trapped
                                              so far */
     _Alignas(64) char pad_;
@@ -229,13 +229,10 @@ static void work(void *arg, unsigned i)
     }
 }
 
-/* Work-groups smaller than a warp leave its lanes idle, a dispatch for a
- * few work-items. Where nothing can tell (no barrier, local memory, async
- * copy, atomic or printf, no race or --warn-impl bookkeeping by group,
- * groups that are rows of dimension 0), neighbouring groups in dimension 0
- * run as one scheduled group of up to a warp; the work-item functions
- * still give each its own group's ids (r->split, helpers.c's vm_wi_values). Returns the
- * number of groups to run as one: 1 for none. */
+/* Can nothing tell a work-group's warps apart, or neighbouring groups
+ * apart (no barrier, local memory, async copy, atomic or printf, no race
+ * or --warn-impl bookkeeping by group)? Then merge and apart may change
+ * how they are scheduled. */
 static bool unordered(const vm_prog *P)
 {
     const vm_range *r = &P->r;
@@ -252,6 +249,12 @@ static bool unordered(const vm_prog *P)
     return true;
 }
 
+/* Work-groups smaller than a warp leave its lanes idle, a dispatch for a
+ * few work-items. Where nothing can tell (unordered, and groups that are
+ * rows of dimension 0), neighbouring groups in dimension 0 run as one
+ * scheduled group of up to a warp; the work-item functions still give
+ * each its own group's ids (r->split, helpers.c's vm_wi_values). Returns
+ * the number of groups to run as one: 1 for none. */
 static uint64_t merge(const vm_prog *P, uint32_t want)
 {
     const vm_range *r = &P->r;
