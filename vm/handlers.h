@@ -661,15 +661,22 @@ typedef uint64_t MAY_ALIAS ua64;
             }                                                               \
         }                                                                   \
     }
-/* Other dense stores go lane by lane: lanes may overlap (stride 0). */
+/* A full warp's row into a buffer run.c streams (vm_prog.stream) is
+ * composed in scratch and goes past the caches (vm_stream). Other dense
+ * stores go lane by lane: lanes may overlap (stride 0). */
 #define STORE(S)                                                            \
     {                                                                       \
         MEMCHECK()                                                          \
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
-            uint8_t *p0_ = w->mp[0];                                        \
+            const uint32_t b0_ = *(const ua32 *)(R + ip->a + 8 * VM_MAXW);  \
+            const bool nt_ = b0_ < 64 && (w->P->stream >> b0_ & 1);         \
+            uint8_t *p0_ = nt_ ? w->scratch : w->mp[0];                     \
             DENSE_ROWS(DENSE_ST, S)                                         \
+            if (nt_)                                                        \
+                VM_STREAM(w->mp[0], w->scratch,                             \
+                          (size_t)rows * VM_MAXW * sizeof(u##S));           \
         } else if (mc_ == 2 && ip->stride) {                                \
             const size_t st_ = ip->stride;                                  \
             const uint32_t n_ = w->lanes;                                   \

@@ -11,6 +11,7 @@
 
 #ifdef VM_HAVE_AVX2
 #define INTERP_LOOP interp_avx2
+#define VM_STREAM vm_stream32
 #define INTERP_TARGET __attribute__((target("avx2")))
 #include "vm/dispatch.inc"
 #endif

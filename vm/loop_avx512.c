@@ -11,6 +11,7 @@
 
 #ifdef VM_HAVE_AVX2
 #define INTERP_LOOP interp_avx512
+#define VM_STREAM vm_stream32
 #ifdef __clang__   /* clang's word for GCC's prefer-vector-width */
 #define INTERP_TARGET                                                       \
     __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"),           \

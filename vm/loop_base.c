@@ -12,5 +12,6 @@
 #include "vm/loop.h"
 
 #define INTERP_LOOP interp_base
+#define VM_STREAM vm_stream16
 #define INTERP_TARGET
 #include "vm/dispatch.inc"

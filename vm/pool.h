@@ -9,6 +9,13 @@
 #else
 #define VM_PAUSE() ((void)0)
 #endif
+/* Orders the non-temporal stores before it (vm_stream) with the stores
+ * after it, so that whoever learns this thread is done sees them. */
+#if defined(__GNUC__) && defined(__SSE2__)
+#define VM_SFENCE() __builtin_ia32_sfence()
+#else
+#define VM_SFENCE() ((void)0)
+#endif
 
 /* Calls fn(arg, 0) on the calling thread and fn(arg, i), 0 < i < n, on
  * up to n - 1 threads of the pool, each i once, while the caller's call

@@ -227,6 +227,20 @@ static void work(void *arg, unsigned i)
             pthread_mutex_unlock(&s->lock);
         }
     }
+    VM_SFENCE();
+}
+
+/* Whether any of P's instructions is one of the n bases. */
+static bool uses(const vm_prog *P, const unsigned *bases, size_t n)
+{
+    for (uint32_t i = 0; i + 1 < P->nins; i++) {
+        const vm_ins *I = &P->ins[i];
+        unsigned base = bc_ops[I->op < BC_NOPS ? I->op : I->note_op].base;
+        for (size_t k = 0; k < n; k++)
+            if (base == bases[k])
+                return true;
+    }
+    return false;
 }
 
 /* Can nothing tell a work-group's warps apart, or neighbouring groups
@@ -235,18 +249,11 @@ static void work(void *arg, unsigned i)
  * how they are scheduled. */
 static bool unordered(const vm_prog *P)
 {
+    static const unsigned tell[] = {BCB_ATOM, BCB_ACOPY, BCB_ACOPYS,
+                                    BCB_WAITEV, BCB_BARRIER};
     const vm_range *r = &P->r;
-    if (P->barrier || P->local_bytes || P->printf || r->races ||
-        r->warn_impl)
-        return false;
-    for (uint32_t i = 0; i + 1 < P->nins; i++) {
-        const vm_ins *I = &P->ins[i];
-        unsigned base = bc_ops[I->op < BC_NOPS ? I->op : I->note_op].base;
-        if (base == BCB_ATOM || base == BCB_ACOPY || base == BCB_ACOPYS ||
-            base == BCB_WAITEV || base == BCB_BARRIER)
-            return false;
-    }
-    return true;
+    return !P->barrier && !P->local_bytes && !P->printf && !r->races &&
+           !r->warn_impl && !uses(P, tell, sizeof tell / sizeof tell[0]);
 }
 
 /* Work-groups smaller than a warp leave its lanes idle, a dispatch for a
@@ -281,6 +288,24 @@ static uint32_t apart(const vm_prog *P)
         r->ngroups >= (uint64_t)r->asked * 64 || !unordered(P))
         return 1;
     return r->nwarps;
+}
+
+/* Global buffers of 32 MiB or more have their full-warp rows stored past
+ * the caches (vm/loop.h's vm_stream: non-temporal stores), which neither
+ * read the lines in first nor push the inputs out; smaller ones may still
+ * be in the caches when the host or the next kernel reads them. Only where
+ * no atomic or fence could show the stores to another work-item during
+ * the run: each worker fences its stores when it ends (work). */
+enum { STREAM_MIN = 32 << 20 };
+static uint64_t streams(const vm_prog *P)
+{
+    static const unsigned order[] = {BCB_ATOM, BCB_FENCE, BCB_RFENCE,
+                                     BCB_WFENCE};
+    uint64_t set = 0;
+    for (uint32_t b = 1; b < P->nbufs && b < 64; b++)
+        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size >= STREAM_MIN)
+            set |= 1ull << b;
+    return set && !uses(P, order, sizeof order / sizeof order[0]) ? set : 0;
 }
 
 void vm_threads_start(unsigned threads)
@@ -323,6 +348,7 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         if (!(P = vm_prog_new(m, k, args, &r, trap)))
             return trap->kind;
     }
+    P->stream = streams(P);
     char why[200];
     int kind = r.races ? vm_race_prog(P, why, sizeof why) : 0;
     if (kind) {

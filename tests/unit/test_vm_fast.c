@@ -1,5 +1,7 @@
 /* The interpreter's fast paths against the general ones: they must give
  * the same bits on every input they take. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asm/asm.h"
@@ -169,6 +171,76 @@ static void dense_vload_vstore(void)
         CHECK(o[i] == (float)i + 1, "o[%d] = %g", i, o[i]);
 }
 
+/* Full-warp rows stored into a buffer of 32 MiB or more go past the
+ * caches (vm/loop.h's vm_stream, run.c's streams): element e of the
+ * row-major output holds (T)e, on 4 threads, for rows of 64 to 8192
+ * bytes a warp, starting on a cache line and 2 or 4 bytes past one (the
+ * plain stores of a line's two ends); nothing outside is touched. */
+static void streamed_stores(void)
+{
+    static const struct { const char *t; unsigned n, es, off; } c[] = {
+        {"uchar", 1, 1, 0},  {"uchar", 2, 1, 0}, {"ushort", 3, 2, 1},
+        {"uint", 4, 4, 0},   {"uint", 4, 4, 1},  {"ulong", 16, 8, 0},
+        {"ulong", 16, 8, 3},
+    };
+    /* aligned_alloc's size: a multiple of the alignment */
+    const size_t bytes = ((size_t)32 << 20) + 4096;
+    uint8_t *o = aligned_alloc(4096, bytes);
+    CHECK(o != NULL, "malloc");
+    for (size_t k = 0; o && k < sizeof c / sizeof c[0]; k++) {
+        char src[512], vt[16];
+        snprintf(vt, sizeof vt, "%s%.0u", c[k].t, c[k].n > 1 ? c[k].n : 0);
+        if (c[k].n > 1)
+            snprintf(src, sizeof src,
+                     "kernel k(global %s *o)\n"
+                     "    ulong i = get_global_id(0)\n"
+                     "    ulong%u j = (ulong%u)(i * %u) + (ulong%u)(%s)\n"
+                     "    %s v = convert_%s(j)\n"
+                     "    global %s *p = o + %u\n"
+                     "    vstore%u(v, i, p)\n"
+                     "end\n",
+                     c[k].t, c[k].n, c[k].n, c[k].n, c[k].n,
+                     c[k].n == 2 ? "0, 1" : c[k].n == 3 ? "0, 1, 2"
+                     : c[k].n == 4 ? "0, 1, 2, 3"
+                     : "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
+                     vt, vt, c[k].t, c[k].off, c[k].n);
+        else
+            snprintf(src, sizeof src,
+                     "kernel k(global %s *o)\n"
+                     "    ulong i = get_global_id(0)\n"
+                     "    %s v = convert_%s(i)\n"
+                     "    o[i + %u] = v\n"
+                     "end\n",
+                     c[k].t, c[k].t, c[k].t, c[k].off);
+        const uint64_t row = (uint64_t)c[k].n * c[k].es,
+                       items = ((uint64_t)32 << 20) / row / 256 * 256;
+        memset(o, 0xab, bytes);
+        bc_module m;
+        CHECK(asm_assemble(src, strlen(src), "fast.clasm", &m, stderr) == 0,
+              "asm %s", vt);
+        vm_arg args[1] = {{o, bytes}};
+        vm_ndrange nd = {.dims = 1, .global = {items}, .local = {256},
+                         .threads = 4};
+        vm_trap t;
+        CHECK(vm_run(&m, 0, args, &nd, &t) == 0, "run %s: %s", vt, t.msg);
+        bc_free(&m);
+        const size_t lo = (size_t)c[k].off * c[k].es, hi = lo + items * row;
+        size_t bad = 0, first = 0;
+        for (size_t b = 0; b < bytes; b++) {
+            uint8_t want = 0xab;
+            if (b >= lo && b < hi) {   /* little-endian byte of (T)e */
+                uint64_t e = (b - lo) / c[k].es;
+                want = (uint8_t)(e >> 8 * ((b - lo) % c[k].es));
+            }
+            if (o[b] != want && !bad++)
+                first = b;
+        }
+        CHECK(!bad, "%s at +%u: %zu bytes wrong, the first at %zu", vt,
+              c[k].off, bad, first);
+    }
+    free(o);
+}
+
 /* The opcode of base b on integers of t's size (CVT: the one). */
 static uint16_t op_of(unsigned b, enum ty_scalar t)
 {
@@ -280,6 +352,7 @@ int main(void)
     RUN(cvt_int_matches_stdlib);
     RUN(reset_of_conditionally_written);
     RUN(dense_vload_vstore);
+    RUN(streamed_stores);
     RUN(quiet_matches_profile);
     return t_summary("vm_fast");
 }
