@@ -611,7 +611,8 @@ typedef uint64_t MAY_ALIAS ua64;
 #define LANEP(l) (mc_ == 2 ? w->mp[0] + (size_t)(l) * ip->stride : w->mp[l])
 /* A full warp of vloadN/vstoreN or LD/ST of a scalar over consecutive
  * elements (stride = rows elements): with the trip counts and the stride
- * constants, these loops vectorise (as transposes). The store goes in
+ * constants, these loops vectorise (as transposes). A load from a big
+ * buffer (vm_prog.big) prefetches the row two warps on. The store goes in
  * memory order; no two lanes overlap, so the order is not observable. */
 #define DENSE_LD(S, ROWS)                                                   \
     for (uint32_t r = 0; r < ROWS; r++)                                     \
@@ -641,6 +642,13 @@ typedef uint64_t MAY_ALIAS ua64;
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
             const uint8_t *p0_ = w->mp[0];                                  \
+            const uint32_t b0_ = *(const ua32 *)(R + ip->a + 8 * VM_MAXW);  \
+            if (b0_ < 64 && (w->P->big >> b0_ & 1)) {                       \
+                const size_t n_ = (size_t)rows * VM_MAXW * sizeof(u##S);    \
+                const uintptr_t a_ = (uintptr_t)p0_ + 2 * n_;               \
+                for (size_t k_ = 0; k_ < n_; k_ += 64)                      \
+                    __builtin_prefetch((const void *)(a_ + k_));            \
+            }                                                               \
             DENSE_ROWS(DENSE_LD, S)                                         \
         } else if (mc_ == 2) {                                              \
             const size_t st_ = ip->stride;                                  \

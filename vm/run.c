@@ -290,22 +290,30 @@ static uint32_t apart(const vm_prog *P)
     return r->nwarps;
 }
 
-/* Global buffers of 32 MiB or more have their full-warp rows stored past
- * the caches (vm/loop.h's vm_stream: non-temporal stores), which neither
- * read the lines in first nor push the inputs out; smaller ones may still
- * be in the caches when the host or the next kernel reads them. Only where
- * no atomic or fence could show the stores to another work-item during
- * the run: each worker fences its stores when it ends (work). */
-enum { STREAM_MIN = 32 << 20 };
+/* Global buffers of 32 MiB or more, bigger than the caches: a full
+ * warp's row read from one prefetches the row two warps on (the hardware's
+ * prefetchers stop at each 4 KiB page), and one stored goes past the
+ * caches (vm/loop.h's vm_stream: non-temporal stores), which neither
+ * reads the lines in first nor pushes the inputs out. Smaller ones may
+ * still be in the caches when the host or the next kernel reads them. */
+enum { BIG = 32 << 20 };
+static uint64_t bigs(const vm_prog *P)
+{
+    uint64_t set = 0;
+    for (uint32_t b = 1; b < P->nbufs && b < 64; b++)
+        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size >= BIG)
+            set |= 1ull << b;
+    return set;
+}
+
+/* The stores go past the caches only where no atomic or fence could show
+ * them to another work-item during the run: each worker fences its stores
+ * when it ends (work). */
 static uint64_t streams(const vm_prog *P)
 {
     static const unsigned order[] = {BCB_ATOM, BCB_FENCE, BCB_RFENCE,
                                      BCB_WFENCE};
-    uint64_t set = 0;
-    for (uint32_t b = 1; b < P->nbufs && b < 64; b++)
-        if (P->bufs[b].space == BC_GLOBAL && P->bufs[b].size >= STREAM_MIN)
-            set |= 1ull << b;
-    return set && !uses(P, order, sizeof order / sizeof order[0]) ? set : 0;
+    return uses(P, order, sizeof order / sizeof order[0]) ? 0 : P->big;
 }
 
 void vm_threads_start(unsigned threads)
@@ -348,7 +356,8 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         if (!(P = vm_prog_new(m, k, args, &r, trap)))
             return trap->kind;
     }
-    P->stream = streams(P);
+    P->big = bigs(P);
+    P->stream = P->big ? streams(P) : 0;
     char why[200];
     int kind = r.races ? vm_race_prog(P, why, sizeof why) : 0;
     if (kind) {

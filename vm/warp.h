@@ -204,8 +204,10 @@ typedef struct {
     uint32_t depth;        /* deepest IF/LOOP nesting */
     bool barrier;          /* has a BARRIER */
     bool printf;           /* has a PRINTF */
-    uint64_t stream;       /* buffer ids (< 64) whose full-warp rows are
-                              stored past the caches (run.c's streams) */
+    uint64_t big;          /* buffer ids (< 64) of the global buffers of
+                              32 MiB or more (run.c's bigs) */
+    uint64_t stream;       /* those whose full-warp rows are stored past
+                              the caches (run.c) */
     uint8_t profile;       /* enum prof_id: r.profile. The instructions
                               that may hit an implementation-defined case
                               the profile (or warn_impl, or strict) must
