@@ -27,6 +27,10 @@ static const char *ir =
     "kernel oob(global int *x)\n"
     "    x[get_global_id(0) + 4] = 1\n"
     "end\n"
+    "kernel shift(global int *a, global int *b, uint k)\n"
+    "    uint i = get_global_id(0)\n"
+    "    b[i] = a[i + k] + 1\n"
+    "end\n"
     "kernel div(global int *x, int d)\n"
     "    x[0] = 5 / d\n"
     "end\n"
@@ -273,25 +277,33 @@ static void buffers(void)
               e == CL_INVALID_HOST_PTR, "USE_HOST_PTR without a pointer");
     CHECK(!clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 16,
                           NULL, &e) && e == CL_INVALID_VALUE, "two accesses");
-    cl_mem b = clCreateBuffer(ctx, 0, 256, NULL, &e);
-    cl_uint pat = 0xdeadbeef, got[64];
-    e = clEnqueueFillBuffer(q, b, &pat, sizeof pat, 0, 256, 0, NULL, NULL);
+    cl_mem b = clCreateBuffer(ctx, 0, 512, NULL, &e);
+    cl_uint pat = 0xdeadbeef, got[128];
+    e = clEnqueueFillBuffer(q, b, &pat, sizeof pat, 0, 512, 0, NULL, NULL);
     CHECK(e == CL_SUCCESS, "fill %d", e);
-    clEnqueueReadBuffer(q, b, CL_TRUE, 0, 256, got, 0, NULL, NULL);
-    CHECK(got[0] == pat && got[63] == pat, "filled");
-    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 200, 100, got, 0, NULL, NULL) ==
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, 512, got, 0, NULL, NULL);
+    CHECK(got[0] == pat && got[127] == pat, "filled");
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 400, 200, got, 0, NULL, NULL) ==
               CL_INVALID_VALUE, "read past the end");
-    cl_buffer_region r = {128, 64};
+    /* sub-buffers start at multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    cl_uint align = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align,
+                    NULL);
+    CHECK(align == 2048, "base address alignment %u bits", align);
+    cl_buffer_region r = {256, 64};
     cl_mem s = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
     CHECK(e == CL_SUCCESS, "sub-buffer %d", e);
     cl_uint z = 7;
     clEnqueueWriteBuffer(q, s, CL_TRUE, 0, 4, &z, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, b, CL_TRUE, 128, 4, got, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, b, CL_TRUE, 256, 4, got, 0, NULL, NULL);
     CHECK(got[0] == 7, "sub-buffer writes its parent: %u", got[0]);
-    r.origin = 3;
-    CHECK(!clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e) &&
-              e == CL_MISALIGNED_SUB_BUFFER_OFFSET, "misaligned sub-buffer");
-    cl_uint *m = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 128, 64, 0,
+    for (size_t bad = 0; bad < 2; bad++) {
+        r.origin = bad ? 128 : 3;
+        CHECK(!clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e) &&
+                  e == CL_MISALIGNED_SUB_BUFFER_OFFSET,
+              "misaligned sub-buffer at %zu", r.origin);
+    }
+    cl_uint *m = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 256, 64, 0,
                                     NULL, NULL, &e);
     CHECK(e == CL_SUCCESS && m && m[0] == 7, "map");
     CHECK(clEnqueueUnmapMemObject(q, b, m, 0, NULL, NULL) == CL_SUCCESS,
@@ -395,6 +407,49 @@ static void profiles(void)
     unsetenv("CLVM_PROFILE");
 }
 
+/* A sub-buffer and its parent passed to one kernel under the strict
+ * profile are one memory to its race check: b[i] = a[i + k] with b 64
+ * ints into a is no race for k = 64 (each work-item reads what it
+ * writes), a race for k = 65 (work-item i reads what i + 1 writes). */
+static void sub_buffer_races(void)
+{
+    setenv("CLVM_PROFILE", "strict", 1);
+    for (cl_uint k = 64; k <= 65; k++) {
+        cl_int e, x[128];
+        for (int i = 0; i < 128; i++)
+            x[i] = i;
+        cl_mem a = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof x, x, &e);
+        cl_buffer_region r = {256, 256};
+        cl_mem b = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &r,
+                                     &e);
+        cl_program p = build(ir, &e);
+        cl_kernel kn = clCreateKernel(p, "shift", &e);
+        clSetKernelArg(kn, 0, sizeof a, &a);
+        clSetKernelArg(kn, 1, sizeof b, &b);
+        clSetKernelArg(kn, 2, sizeof k, &k);
+        cl_event ev;
+        if (k == 65)
+            fprintf(stderr, "(the next data race message is expected)\n");
+        e = clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){63},
+                                   (size_t[]){63}, 0, NULL, &ev);
+        CHECK(e == CL_SUCCESS, "k = %u: enqueued %d", k, e);
+        e = clWaitForEvents(1, &ev);
+        clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof x, x, 0, NULL, NULL);
+        if (k == 64)
+            CHECK(e == CL_SUCCESS && x[64] == 65 && x[126] == 127 &&
+                      x[127] == 127, "k = 64: %d, x[64] %d", e, x[64]);
+        else
+            CHECK(e == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                  "k = 65: the race must fail the launch (%d)", e);
+        clReleaseEvent(ev);
+        clReleaseKernel(kn);
+        clReleaseProgram(p);
+        clReleaseMemObject(b);
+        clReleaseMemObject(a);
+    }
+    unsetenv("CLVM_PROFILE");
+}
+
 /* CLVM_MAX_STEPS: a launch past it traps and fails its event; a value
  * that is no positive number fails the enqueue. */
 static void max_steps(void)
@@ -461,7 +516,7 @@ static void binaries(void)
           "build binary");
     char names[64] = "";
     clGetProgramInfo(p2, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
-    CHECK(!strcmp(names, "scale;oob;div;sum"), "kernels %s", names);
+    CHECK(!strcmp(names, "scale;oob;shift;div;sum"), "kernels %s", names);
     free(bin);
     clReleaseProgram(p2);
     clReleaseProgram(p);
@@ -803,6 +858,7 @@ int main(int argc, char **argv)
         RUN(user_events);
         RUN(traps);
         RUN(profiles);
+        RUN(sub_buffer_races);
         RUN(max_steps);
         RUN(bad_programs);
         RUN(binaries);

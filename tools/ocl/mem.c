@@ -80,7 +80,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem b, cl_mem_flags flags,
         e = CL_INVALID_VALUE;
     else if (!r->size || r->origin > b->size || r->size > b->size - r->origin)
         e = r->size ? CL_INVALID_VALUE : CL_INVALID_BUFFER_SIZE;
-    else if (r->origin % 128)   /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    else if (r->origin % OCL_BASE_ALIGN)
         e = CL_MISALIGNED_SUB_BUFFER_OFFSET;
     else if (((b->flags & CL_MEM_WRITE_ONLY) && (flags & CL_MEM_READ_ONLY)) ||
              ((b->flags & CL_MEM_READ_ONLY) && (flags & CL_MEM_WRITE_ONLY)) ||

@@ -84,6 +84,12 @@ void ocl_obj_init(ocl_obj *h, enum ocl_kind k);
  * stays quick. */
 #define OCL_LOCAL_MEM (64u << 10)
 
+/* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: where a sub-buffer may start.
+ * The spec's least is the largest type, 128 bytes (double16); 256 is the
+ * race check's block (docs/semantics.md, "Data races"), so that a kernel
+ * given a sub-buffer and its parent is checked, never refused. */
+#define OCL_BASE_ALIGN 256u
+
 struct _cl_platform_id { ocl_obj h; };
 struct _cl_device_id { ocl_obj h; };
 

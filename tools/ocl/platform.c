@@ -125,7 +125,7 @@ static cl_int device_numbers(cl_device_info what, size_t size, void *value,
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: UL(memory() / 4);
     case CL_DEVICE_GLOBAL_MEM_SIZE: UL(memory());
     case CL_DEVICE_MAX_PARAMETER_SIZE: SZ(1024);
-    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: U(1024);      /* bits: 128 bytes */
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: U(OCL_BASE_ALIGN * 8);   /* bits */
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: U(128);
     case CL_DEVICE_SINGLE_FP_CONFIG:
         UL(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
