@@ -4,18 +4,6 @@
 
 #include "vm/trap.h"
 
-void vm_sched_start(vm_sched *s, vm_group *g, uint64_t linear)
-{
-    s->g = g;
-    s->cur = 0;
-    s->warpno = 0;
-    s->end = g->P->r.nwarps;
-    s->held = false;
-    vm_group_start(g, linear);
-    for (uint32_t i = 0; i < g->nctx; i++)
-        vm_warp_start(&g->w[i], i);
-}
-
 void vm_sched_part(vm_sched *s, vm_group *g, uint64_t linear, uint32_t w0,
                    uint32_t w1)
 {
@@ -25,7 +13,13 @@ void vm_sched_part(vm_sched *s, vm_group *g, uint64_t linear, uint32_t w0,
     s->end = w1;
     s->held = false;
     vm_group_start(g, linear);
-    vm_warp_start(&g->w[0], w0);
+    for (uint32_t i = 0; i < g->nctx; i++)   /* (one context where w0 > 0) */
+        vm_warp_start(&g->w[i], w0 + i);
+}
+
+void vm_sched_start(vm_sched *s, vm_group *g, uint64_t linear)
+{
+    vm_sched_part(s, g, linear, 0, g->P->r.nwarps);
 }
 
 /* A round is over: every warp finished or waits at a barrier. All
