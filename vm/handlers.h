@@ -633,6 +633,14 @@ typedef uint64_t MAY_ALIAS ua64;
     case 8: M(S, 8) break;                                                  \
     default: M(S, 16) break;                                                \
     }
+/* Whether a dense row's buffer (lane 0's: one buffer holds the row) is
+ * in vm_prog's set SET (big, stream). */
+#define ROW_IN(SET)                                                         \
+    row_in(w->P->SET, *(const ua32 *)(R + ip->a + 8 * VM_MAXW))
+static inline bool row_in(uint64_t set, uint32_t b)
+{
+    return b < 64 && (set >> b & 1);
+}
 #define DENSE(S)                                                            \
     (mc_ == 2 && w->lanes == VM_MAXW && ip->stride == rows * sizeof(u##S))
 #define LOAD(S)                                                             \
@@ -642,8 +650,7 @@ typedef uint64_t MAY_ALIAS ua64;
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
             const uint8_t *p0_ = w->mp[0];                                  \
-            const uint32_t b0_ = *(const ua32 *)(R + ip->a + 8 * VM_MAXW);  \
-            if (b0_ < 64 && (w->P->big >> b0_ & 1)) {                       \
+            if (ROW_IN(big)) {                                              \
                 const size_t n_ = (size_t)rows * VM_MAXW * sizeof(u##S);    \
                 const uintptr_t a_ = (uintptr_t)p0_ + 2 * n_;               \
                 for (size_t k_ = 0; k_ < n_; k_ += 64)                      \
@@ -678,8 +685,7 @@ typedef uint64_t MAY_ALIAS ua64;
         const u##S *s_ = REG(const u##S, ip->d);                            \
         const uint32_t rows = ip->rows;                                     \
         if (DENSE(S)) {                                                     \
-            const uint32_t b0_ = *(const ua32 *)(R + ip->a + 8 * VM_MAXW);  \
-            const bool nt_ = b0_ < 64 && (w->P->stream >> b0_ & 1);         \
+            const bool nt_ = ROW_IN(stream);                                \
             uint8_t *p0_ = nt_ ? w->scratch : w->mp[0];                     \
             DENSE_ROWS(DENSE_ST, S)                                         \
             if (nt_)                                                        \

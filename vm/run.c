@@ -313,7 +313,9 @@ static uint64_t streams(const vm_prog *P)
 {
     static const unsigned order[] = {BCB_ATOM, BCB_FENCE, BCB_RFENCE,
                                      BCB_WFENCE};
-    return uses(P, order, sizeof order / sizeof order[0]) ? 0 : P->big;
+    if (!P->big || uses(P, order, sizeof order / sizeof order[0]))
+        return 0;
+    return P->big;
 }
 
 void vm_threads_start(unsigned threads)
@@ -357,7 +359,7 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
             return trap->kind;
     }
     P->big = bigs(P);
-    P->stream = P->big ? streams(P) : 0;
+    P->stream = streams(P);
     char why[200];
     int kind = r.races ? vm_race_prog(P, why, sizeof why) : 0;
     if (kind) {
