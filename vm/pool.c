@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #define POOL_MAX 255   /* helpers at most: vm_range_resolve's 256 threads */
 /* An idle helper polls this long for the next job before it sleeps: the
@@ -51,20 +52,21 @@ static void unlist(job *j)
 }
 
 /* Polls until *v == x is want (a job posted after the seen'th: posted !=
- * seen; a caller's helpers done: active == 0), at most POOL_SPIN_NS. */
-static void spin(const _Atomic unsigned *v, unsigned x, bool want)
+ * seen; a caller's helpers done: active == 0), at most POOL_SPIN_NS.
+ * Returns whether it saw that. */
+static bool spin(const _Atomic unsigned *v, unsigned x, bool want)
 {
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned k = 1;; k++) {
         if ((atomic_load_explicit(v, memory_order_acquire) == x) == want)
-            return;
+            return true;
         VM_PAUSE();
         if (k % 256 == 0) {
             clock_gettime(CLOCK_MONOTONIC, &t);
             if ((t.tv_sec - t0.tv_sec) * 1000000000L +
                     (t.tv_nsec - t0.tv_nsec) > POOL_SPIN_NS)
-                return;
+                return false;
         }
     }
 }
@@ -89,24 +91,28 @@ static void *helper(void *unused)
 {
     (void)unused;
     warm_arena();
-    bool spun = false;   /* since the last job: then it sleeps */
+    /* whether its last spin saw no job posted: then it sleeps (a job
+     * posted and gone before it looked, as when the caller did all the
+     * work itself, has it spin again: a host program's launches come
+     * faster than a sleeping helper's wake-up, which each launch's signal
+     * would pay) */
+    bool idle = false;
     pthread_mutex_lock(&mu);
     for (;;) {
         job *j = open_jobs;
-        if (!j && !spun) {
+        if (!j && !idle) {
             unsigned seen = atomic_load_explicit(&posted,
                                                  memory_order_relaxed);
             pthread_mutex_unlock(&mu);
-            spin(&posted, seen, false);
+            idle = !spin(&posted, seen, false);
             pthread_mutex_lock(&mu);
-            spun = true;
             continue;
         }
         if (!j) {
             pthread_cond_wait(&wake, &mu);
             continue;
         }
-        spun = false;
+        idle = false;
         unsigned i = ++j->joined;
         if (j->joined == j->want)
             unlist(j);
@@ -145,6 +151,18 @@ static void start(unsigned want)
         pthread_detach(t);
         nthreads++;
     }
+}
+
+unsigned vm_cores(void)
+{
+    static _Atomic unsigned n;
+    unsigned c = atomic_load_explicit(&n, memory_order_relaxed);
+    if (!c) {
+        long k = sysconf(_SC_NPROCESSORS_ONLN);
+        c = k > 0 ? (k < 65536 ? (unsigned)k : 65536) : 1;
+        atomic_store_explicit(&n, c, memory_order_relaxed);
+    }
+    return c;
 }
 
 void vm_pool_start(unsigned n)

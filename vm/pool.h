@@ -27,6 +27,10 @@
  * callers at a time share them. */
 void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n);
 
+/* The CPUs online, asked once: sysconf reads a file in /sys each time,
+ * three system calls a launch for a host program's tiny kernels. */
+unsigned vm_cores(void);
+
 /* Starts the threads a vm_pool_run of n would use now, ahead of it. */
 void vm_pool_start(unsigned n);
 

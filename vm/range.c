@@ -3,9 +3,9 @@
 #include "vm/warp.h"
 
 #include <string.h>
-#include <unistd.h>
 
 #include "stdlib/profile.h"
+#include "vm/pool.h"
 #include "vm/trap.h"
 
 int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
@@ -71,13 +71,8 @@ int vm_range_resolve(const vm_ndrange *nd, vm_range *r, vm_trap *t)
     r->warp = w < group ? w : (uint32_t)group;
     r->nwarps = (r->group_size + r->warp - 1) / r->warp;
     unsigned th = nd->threads;
-    if (th == 0 && r->ngroups > 1) {   /* (sysconf reads files: one group
-                                          needs no more than one thread) */
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        th = n > 0 ? (unsigned)n : 1;
-    } else if (th == 0) {
-        th = 1;
-    }
+    if (th == 0)
+        th = r->ngroups > 1 ? vm_cores() : 1;
     if (th > 256)
         th = 256;
     r->races = nd->races || nd->profile == PROF_STRICT;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stdlib/note.h"
 #include "vm/decode.h"
@@ -196,7 +195,11 @@ static void work(void *arg, unsigned i)
     worker *me = &((worker *)arg)[i];
     run_state *s = me->s;
     vm_trap t;
-    if (!me->g && !(me->g = vm_group_new(s->P)))
+    /* a helper that comes when every group is taken (a small launch the
+     * caller ran alone) leaves at once, with nothing to allocate */
+    if (!me->g && (atomic_load_explicit(&s->next, memory_order_relaxed) >=
+                       s->units ||
+                   !(me->g = vm_group_new(s->P))))
         return;
     const uint64_t n = s->units, most = s->chunk,
                    share = (uint64_t)s->P->r.threads * 4;
@@ -228,6 +231,10 @@ static void work(void *arg, unsigned i)
         }
     }
     VM_SFENCE();
+    if (i) {   /* freed where it was allocated, while the caller works */
+        vm_group_free(me->g);
+        me->g = NULL;
+    }
 }
 
 /* Whether any of P's instructions is one of the n bases. */
@@ -320,11 +327,7 @@ static uint64_t streams(const vm_prog *P)
 
 void vm_threads_start(unsigned threads)
 {
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 1;
-    }
-    vm_pool_start(threads);
+    vm_pool_start(threads ? threads : vm_cores());
 }
 
 int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
