@@ -310,6 +310,22 @@ static void buffers(void)
           "unmap");
     clReleaseMemObject(s);
     clReleaseMemObject(b);
+    /* a buffer's own bytes start there too, and are zero: a small one
+     * and one that comes from mmap */
+    for (size_t big = 0; big < 2; big++) {
+        size_t n = big ? (size_t)3 << 20 : 100;
+        cl_mem c = clCreateBuffer(ctx, 0, n, NULL, &e);
+        uint8_t *p = clEnqueueMapBuffer(q, c, CL_TRUE, CL_MAP_READ, 0, n, 0,
+                                        NULL, NULL, &e);
+        CHECK(e == CL_SUCCESS && p && (uintptr_t)p % (align / 8) == 0,
+              "%zu-byte buffer at %p", n, (void *)p);
+        size_t nz = 0;
+        for (size_t i = 0; p && i < n; i++)
+            nz += p[i] != 0;
+        CHECK(nz == 0, "%zu-byte buffer: %zu bytes not zero", n, nz);
+        clEnqueueUnmapMemObject(q, c, p, 0, NULL, NULL);
+        clReleaseMemObject(c);
+    }
 }
 
 /* A user event holds a command back until it is set. */

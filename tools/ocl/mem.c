@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static const cl_mem_flags access_flags =
     CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -12,6 +13,33 @@ static const cl_mem_flags host_flags =
     CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 static const cl_mem_flags hostacc_flags =
     CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+/* A buffer's own bytes, zeroed and aligned to the device's
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, as a host program that maps it may count
+ * on (calloc gave 16 bytes). From this size on they come from mmap: pages
+ * aligned, zero and faulted in as touched, as calloc's big blocks were. */
+enum { BUF_MMAP = 1 << 20 };
+static uint8_t *buf_alloc(size_t n)
+{
+    if (n >= BUF_MMAP) {
+        void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    size_t r = (n + OCL_BASE_ALIGN - 1) & ~(size_t)(OCL_BASE_ALIGN - 1);
+    uint8_t *p = aligned_alloc(OCL_BASE_ALIGN, r);
+    if (p)
+        memset(p, 0, r);
+    return p;
+}
+
+static void buf_free(uint8_t *p, size_t n)
+{
+    if (n >= BUF_MMAP)
+        munmap(p, n);
+    else
+        free(p);
+}
 
 static bool one_of(cl_mem_flags f, cl_mem_flags group)
 {
@@ -51,7 +79,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags,
         m->data = host;
     } else if (m) {
         m->owned = true;
-        if (!(m->data = calloc(1, size)))
+        if (!(m->data = buf_alloc(size)))
             free(m), m = NULL, e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
         else if (flags & CL_MEM_COPY_HOST_PTR)
             memcpy(m->data, host, size);
@@ -127,7 +155,7 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
         free(d);
     }
     if (m->owned)
-        free(m->data);
+        buf_free(m->data, m->size);
     if (m->parent)
         clReleaseMemObject(m->parent);
     clReleaseContext(m->ctx);
