@@ -94,11 +94,11 @@ static void *helper(void *unused)
     (void)unused;
     warm_arena();
     atomic_fetch_add_explicit(&ready, 1, memory_order_release);
-    /* whether its last spin saw no job posted: then it sleeps (a job
-     * posted and gone before it looked, as when the caller did all the
-     * work itself, has it spin again: a host program's launches come
-     * faster than a sleeping helper's wake-up, which each launch's signal
-     * would pay) */
+    /* whether its last spin saw no job posted: then it sleeps. A job
+     * posted, even one gone before it looked (the caller did all the work
+     * itself), has it spin again: a host program's launches come faster
+     * than a sleeping helper's wake-up, which each launch's signal would
+     * pay. */
     bool idle = false;
     pthread_mutex_lock(&mu);
     for (;;) {
@@ -113,6 +113,7 @@ static void *helper(void *unused)
         }
         if (!j) {
             pthread_cond_wait(&wake, &mu);
+            idle = false;
             continue;
         }
         idle = false;
