@@ -582,7 +582,13 @@ static bool check_typeof(A *a, node *n)
                        diag_xty_name(&c->x, (char[48]){0}));
         return false;
     }
+    /* an array's name is its elements' bytes, as in C, though it is a
+     * pointer everywhere else */
+    const bc_reg *arr = c->kind == N_NAME && c->reg >= 0
+                            ? kb_regp(a, (uint32_t)c->reg) : NULL;
     uint64_t v = n->op == F_VEC_STEP ? (c->x.cls == X_PTR ? 1 : ty_lanes(c->x.t))
+                 : arr && arr->init == BC_INIT_ARRAY
+                     ? (uint64_t)arr->arg * ty_sizeof(arr->type)
                  : c->x.cls == X_PTR ? 8 : ty_sizeof(c->x.t);
     if (n->op == F_VEC_STEP && c->x.cls == X_PTR) {
         asm_error_node(a, c, "vec_step takes a scalar or vector type, not a "
