@@ -669,6 +669,7 @@ bool kb_emit(A *a, int op, unsigned n, unsigned flags, const uint32_t *w,
 uint32_t kb_pc(const A *a);
 void kb_patch(A *a, uint32_t at, uint32_t v);
 bool kb_poisoned(A *a, const char *name, size_t len);   /* marks it */
+void kb_unknown(A *a, const node *n);   /* the error for a name */
 const bc_reg *kb_regp(const A *a, uint32_t reg);
 const char *kb_regname(const A *a, uint32_t reg);
 bool kb_module_take(A *a, bc_module *out);

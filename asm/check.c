@@ -582,22 +582,21 @@ static bool check_typeof(A *a, node *n)
                        diag_xty_name(&c->x, (char[48]){0}));
         return false;
     }
-    /* an array's name is its elements' bytes, as in C, though it is a
-     * pointer everywhere else */
-    const bc_reg *arr = c->kind == N_NAME && c->reg >= 0
-                            ? kb_regp(a, (uint32_t)c->reg) : NULL;
-    uint64_t v = n->op == F_VEC_STEP ? (c->x.cls == X_PTR ? 1 : ty_lanes(c->x.t))
-                 : arr && arr->init == BC_INIT_ARRAY
-                     ? (uint64_t)arr->arg * ty_sizeof(arr->type)
-                 : c->x.cls == X_PTR ? 8 : ty_sizeof(c->x.t);
-    if (n->op == F_VEC_STEP && c->x.cls == X_PTR) {
+    const bool vs = n->op == F_VEC_STEP, ptr = c->x.cls == X_PTR;
+    if (vs && ptr) {
         asm_error_node(a, c, "vec_step takes a scalar or vector type, not a "
                        "pointer");
         return false;
     }
+    /* an array's name: its bytes, as in C (a pointer everywhere else) */
+    const bc_reg *r = c->kind == N_NAME && c->reg >= 0
+                          ? kb_regp(a, (uint32_t)c->reg) : NULL;
+    uint64_t v = vs ? ty_lanes(c->x.t)
+                 : r && r->init == BC_INIT_ARRAY ? r->arg * ty_sizeof(r->type)
+                 : ptr ? 8 : ty_sizeof(c->x.t);
     n->kind = N_LIT;
     n->l = (lit){.kind = LIT_INT, .mag = v,
-                 .nat = TY(n->op == F_VEC_STEP ? TY_INT : TY_ULONG, 1)};
+                 .nat = TY(vs ? TY_INT : TY_ULONG, 1)};
     n->nargs = 0;
     n->x = (xty){n->l.nat, X_LIT, 0, false};
     n->litonly = true;
@@ -924,26 +923,7 @@ static bool check_node(A *a, node *n)
     case N_NAME: {
         int32_t r = kb_find(a, n->name, n->nlen);
         if (r < 0) {
-            if (!kb_poisoned(a, n->name, n->nlen)) {
-                const char **cand = malloc(sizeof *cand *
-                                           (a->k.nregs ? a->k.nregs : 1));
-                size_t nc = 0;
-                for (uint32_t i = 0; cand && i < a->k.nregs && i < 4096; i++)
-                    if (!(a->k.regs[i].flags & BC_REGF_TEMP))
-                        cand[nc++] = kb_regname(a, i);
-                const char *near = nc ? diag_nearest(n->name, n->nlen, cand,
-                                                     nc) : NULL;
-                if (near)
-                    asm_error_node(a, n, "unknown register '%.*s'; did you "
-                                   "mean '%s'?", (int)n->nlen, n->name, near);
-                else
-                    asm_error_node(a, n, "unknown register '%.*s' (declare "
-                                   "it first: TYPE %.*s)", (int)n->nlen,
-                                   n->name, (int)n->nlen, n->name);
-                free(cand);
-            } else {
-                a->failed = true;
-            }
+            kb_unknown(a, n);
             return false;
         }
         const bc_reg *reg = kb_regp(a, (uint32_t)r);

@@ -381,6 +381,30 @@ bool kb_poisoned(A *a, const char *name, size_t len)
     return false;
 }
 
+/* A name no register has: the nearest that one has, or how to declare
+ * it; once per kernel (the rest only fail). */
+void kb_unknown(A *a, const node *n)
+{
+    if (kb_poisoned(a, n->name, n->nlen)) {
+        a->failed = true;
+        return;
+    }
+    const char **cand = malloc(sizeof *cand * (a->k.nregs ? a->k.nregs : 1));
+    size_t nc = 0;
+    for (uint32_t i = 0; cand && i < a->k.nregs && i < 4096; i++)
+        if (!(a->k.regs[i].flags & BC_REGF_TEMP))
+            cand[nc++] = kb_regname(a, i);
+    const char *near = nc ? diag_nearest(n->name, n->nlen, cand, nc) : NULL;
+    if (near)
+        asm_error_node(a, n, "unknown register '%.*s'; did you mean '%s'?",
+                       (int)n->nlen, n->name, near);
+    else
+        asm_error_node(a, n, "unknown register '%.*s' (declare it first: "
+                       "TYPE %.*s)", (int)n->nlen, n->name, (int)n->nlen,
+                       n->name);
+    free(cand);
+}
+
 /* ---- code ---- */
 
 uint32_t kb_pc(const A *a) { return a->k.ncode; }

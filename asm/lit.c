@@ -388,9 +388,10 @@ enum lit_err lit_bits(const lit *l, enum ty_scalar t, uint64_t *bits)
         r = t == TY_HALF ? 0x7c00 : t == TY_FLOAT ? 0x7f800000u
                                                   : 0x7ff0000000000000u;
         break;
-    case LIT_NAN:
-        r = t == TY_HALF ? 0x7e00 : t == TY_FLOAT ? 0x7fc00000u
-                                                  : 0x7ff8000000000000u;
+    case LIT_NAN:   /* OpenCL C's (clang's header: as_float(INT_MAX)),
+                       converted to t as OpenCL C would convert it */
+        r = t == TY_HALF ? 0x7fff : t == TY_FLOAT ? 0x7fffffffu
+                                                  : 0x7fffffffe0000000u;
         break;
     default: {
         enum ty_scalar own = l->sfx == 'f' ? TY_FLOAT : l->sfx == 'h' ? TY_HALF : t;
