@@ -31,7 +31,8 @@ void vm_pool_run(void (*fn)(void *arg, unsigned i), void *arg, unsigned n);
  * three system calls a launch for a host program's tiny kernels. */
 unsigned vm_cores(void);
 
-/* Starts the threads a vm_pool_run of n would use now, ahead of it. */
+/* Starts the threads a vm_pool_run of n would use now, ahead of it, and
+ * returns once they poll for it. */
 void vm_pool_start(unsigned n);
 
 #endif
