@@ -2,7 +2,6 @@
  * vectors, swizzles, built-in and extern calls), stricter than C in one way
  * (no implicit conversions between registers) and friendlier in another (a
  * literal takes the type of the operand it meets: settle.c). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "asm/asmint.h"

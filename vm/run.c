@@ -119,7 +119,8 @@ static void emit_group(run_state *s, vm_group *g, uint64_t gi, bool trapped)
 
 typedef struct {
     run_state *s;
-    vm_group *g;             /* made by the worker itself, but worker 0's */
+    vm_group *g;             /* made and freed by the worker itself, but
+                                worker 0's (vm_run's) */
 } worker;
 
 /* Keeps group gi's --warn-impl counts (with s->lock held). */
@@ -405,8 +406,8 @@ int vm_run(const bc_module *m, uint32_t k, vm_arg *args,
         vm_trap_set(trap, VM_TRAP_NOMEM, "work-group memory of kernel '%s'",
                     bc_str(m, P->k->name));
     }
-    for (unsigned i = 0; ws && i < r.threads; i++)
-        vm_group_free(ws[i].g);
+    if (ws)   /* (the helpers freed theirs in work) */
+        vm_group_free(ws[0].g);
     free(ws);
     while (s.pending) {
         pend *e = s.pending;
