@@ -5,7 +5,10 @@
 # with its output buffer a zeros: buffer against a file's, bench under
 # --check races against it unchecked on as many threads, and bench's
 # bytes per second against a plain copy of the same bytes (native_omp
-# copy: the memory's bound on the same threads). Every output
+# copy: the memory's bound on the same threads), and loop against as
+# many one-thread runs of it at once (alone: the CPUs' own bound, as busy
+# as the threads, which under a VM host's other load differ twofold in
+# speed from one another and from run to run). Every output
 # must hash to the reference value (the published one, else the first
 # run's), whatever the thread count. Self-contained: it needs only the
 # build folder's clvm, bench/gen and (for the native line) bench/native_omp,
@@ -50,6 +53,25 @@ run() {
             --arg iters="$iters" --out out="$o" >/dev/null 2>"$e" ;;
     bench.omp) OMP_NUM_THREADS=$t "$omp" bench "$n" >"$tmp/so" 2>"$e" ;;
     loop.omp) OMP_NUM_THREADS=$t "$omp" loop "$ln" "$iters" >"$tmp/so" 2>"$e" ;;
+    loop.alone)   # t one-thread runs at once: what the host's CPUs give
+        # the interpreter's code when t of them are busy (vCPUs' speeds
+        # differ twofold under the host's other load), as 1 / the sum of
+        # their speeds: the time t threads would take sharing the work
+        # out as they go
+        j=0
+        while [ $j -lt "$t" ]; do
+            "$clvm" run bench/loop.clasm --global "$ln" --threads 1 --time \
+                --arg seed=@"$tmp/seed.bin" --arg out=@"$tmp/zero4.bin" \
+                --arg iters="$iters" >/dev/null 2>"$e.$j" &
+            j=$((j + 1))
+        done
+        wait
+        j=0
+        while [ $j -lt "$t" ]; do timeof "$e.$j"; j=$((j + 1)); done |
+            awk '$1 > 0 { s += 1 / $1; k++ } END { if (k) printf "%.9g\n", 1 / s }' \
+            >"$e" && [ -s "$e" ] && cat "$e" >>"$tmp/$b.$impl.$t" ||
+            fail "loop alone on $t threads: no time"
+        return ;;
     bench.copy)   # bench's bytes in and out alone: the memory's bound
         OMP_NUM_THREADS=$t "$omp" copy "$n" >/dev/null 2>"$e" &&
             timeof "$e" >>"$tmp/$b.$impl.$t"
@@ -67,7 +89,7 @@ run() {
 i=0
 while [ $i -lt "$runs" ]; do
     for t in $threads; do
-        for impl in $impls zeros races; do
+        for impl in $impls zeros races alone; do
             for b in bench loop; do run $b $impl "$t"; done
         done
     done
@@ -78,9 +100,9 @@ done
 # over one thread, native-omp's time and clvm / native-omp.
 echo "bench-scaling: bench $n work-items (ns per work-item), loop $ln x $iters" \
      "(ns per iteration), median of $runs runs; speedup over 1 thread"
-printf '%-8s %10s %8s %10s %8s %10s %6s %7s %7s %10s %8s %10s %8s\n' threads \
-    bench speedup omp clvm/omp zeros/file races GB/s copy loop speedup omp \
-    clvm/omp
+printf '%-8s %10s %8s %10s %8s %10s %6s %7s %7s %10s %8s %10s %8s %10s %11s\n' \
+    threads bench speedup omp clvm/omp zeros/file races GB/s copy loop \
+    speedup omp clvm/omp alone clvm/alone
 prev_b= prev_l=
 for t in $threads; do
     line=$(printf '%-8s' "$t") warn=
@@ -101,6 +123,11 @@ for t in $threads; do
                 printf " %10.2f %6.2f %7.1f", z / c, r / c, 32 * d / c * 1e-9
                 if (k > 0) printf " %7.1f", 32 * d / k * 1e-9
                 else printf " %7s", "-" }')
+        else   # and loop's against the host's one-thread runs at once
+            a=$(median "$tmp/loop.alone.$t" 2>/dev/null || echo 0)
+            line=$line$(awk -v a="$a" -v c="$c" -v d="$d" 'BEGIN {
+                if (a > 0) printf " %10.3f %11.2f", a * 1e9 / d, c / a
+                else printf " %10s %11s", "-", "-" }')
         fi
         p=$(eval echo "\${prev_$(echo $b | cut -c1)}")
         [ -n "$p" ] && awk -v c="$c" -v p="$p" 'BEGIN { exit !(c > p * 1.05) }' &&
