@@ -401,14 +401,27 @@ static bool is_chain(uint32_t op)
 
 /* Is the use (word i at `at`) of a pointer an access through it: a load,
  * a store or a copy, or a cast or access chain whose every use is one? */
+enum { CHASE_MAX = 1000 };   /* casts and chains of casts and chains */
 static bool access_use(SX *x, uint32_t at, uint32_t i)
 {
-    uint32_t op = spv_op(&x->m, at);
+    spv_mod *m = &x->m;
+    uint32_t op = spv_op(m, at), id = spv_word(m, at, i);
     if ((op == SpvOpLoad && i == 3) || (op == SpvOpStore && i == 1) ||
         ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i < 3))
         return true;
-    return (is_chain(op) || op == SpvOpBitcast) && i == 3 &&
-           all_uses(x, spv_word(&x->m, at, 2), access_use);
+    if (!(is_chain(op) || op == SpvOpBitcast) || i != 3)
+        return false;
+    /* only an OpPhi may come before what it uses: a cast of a later cast
+     * could be followed round for ever */
+    if (id >= m->bound || at <= m->def[id])
+        spv_fail(m, at, "id %u used before its definition", id);
+    if (x->chase >= CHASE_MAX)
+        spv_fail(m, at, "pointer casts and access chains nested more than "
+                 "%d deep", CHASE_MAX);
+    x->chase++;
+    bool ok = all_uses(x, spv_word(m, at, 2), access_use);
+    x->chase--;
+    return ok;
 }
 
 /* A name for the array that pointer id ptr's chain indexes: clang's

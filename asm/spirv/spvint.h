@@ -296,6 +296,7 @@ typedef struct {
     unsigned depth;       /* of inlining */
     uint32_t calls;       /* inlined in this kernel */
     uint32_t at;          /* the instruction being translated */
+    unsigned chase;       /* casts and chains followed (mem.c access_use) */
     spv_val *gv;          /* by id: module-scope variables as this
                              kernel sees them (built-ins, local arrays) */
 } SX;
