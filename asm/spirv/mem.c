@@ -399,13 +399,14 @@ static bool is_chain(uint32_t op)
            op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
 }
 
+enum { CHASE_MAX = 1000 };   /* casts and chains of casts and chains */
+
 /* Is the use (word i at `at`) of a pointer an access through it: a load,
  * a store or a copy, or a cast or access chain whose every use is one? */
-enum { CHASE_MAX = 1000 };   /* casts and chains of casts and chains */
 static bool access_use(SX *x, uint32_t at, uint32_t i)
 {
     spv_mod *m = &x->m;
-    uint32_t op = spv_op(m, at), id = spv_word(m, at, i);
+    uint32_t op = spv_op(m, at);
     if ((op == SpvOpLoad && i == 3) || (op == SpvOpStore && i == 1) ||
         ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && i < 3))
         return true;
@@ -413,6 +414,7 @@ static bool access_use(SX *x, uint32_t at, uint32_t i)
         return false;
     /* only an OpPhi may come before what it uses: a cast of a later cast
      * could be followed round for ever */
+    uint32_t id = spv_word(m, at, i);
     if (id >= m->bound || at <= m->def[id])
         spv_fail(m, at, "id %u used before its definition", id);
     if (x->chase >= CHASE_MAX)
